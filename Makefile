@@ -1,0 +1,51 @@
+# pfe: patchable function entries for any GCC, as a plugin.
+#
+#   make [CC=gcc-N] [LEGACY=1]   build build/<basename of CC>[-legacy]/pfe.so
+#   make install [CC=...]        copy it to $(CC -print-file-name=plugin)
+#   make demo                    install deps, build, show the plugin at work
+#   make check                   install deps, run the DejaGnu matrix
+#   make bench                   compile-time ratios (sqlite3.c)
+#
+# The plugin is compiled by the host C++ compiler that matches CC
+# (g++-N for gcc-N, else g++) against CC's plugin headers.  V=1 echoes.
+
+CC ?= gcc
+PREFIX ?= /usr/local
+CC_NAME := $(notdir $(firstword $(CC)))
+BUILD := build/$(CC_NAME)$(if $(LEGACY),-legacy)
+PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
+GCC_TARGET := $(shell $(CC) -dumpmachine)
+GCC_MAJOR := $(shell $(CC) -dumpversion | cut -d. -f1)
+HOST_ARCH := $(shell uname -m)
+PLUGIN_CXX ?= $(if $(and $(filter $(HOST_ARCH)-%,$(GCC_TARGET)),$(shell command -v g++-$(GCC_MAJOR))),g++-$(GCC_MAJOR),g++)
+
+# arch-hooks/ has one file per GCC back end (config/<backend> in GCC).
+ARCH_BACKEND := $(strip \
+	$(if $(filter x86_64-% i%86-%,$(GCC_TARGET)),i386) \
+	$(if $(filter aarch64-%,$(GCC_TARGET)),aarch64) \
+	$(if $(filter riscv%,$(GCC_TARGET)),riscv))
+ARCH_SRC := arch-hooks/$(ARCH_BACKEND).c
+
+PLUGIN_SRCS := gcc-plugin/pfe.c gcc-plugin/plan.c gcc-plugin/emit.c $(ARCH_SRC)
+PLUGIN_HDRS := gcc-plugin/pfe.h gcc-plugin/gcc-compat.h
+PLUGIN_CXXFLAGS := -x c++ -fPIC -shared -O2 -fno-rtti -fno-exceptions \
+	-Wall -Wextra -Werror -Wno-unused-parameter \
+	-I$(PLUGIN_DIR)/include -Igcc-plugin/shim $(if $(LEGACY),-DPFE_LEGACY)
+
+Q := $(if $(V),,@)
+
+all: $(BUILD)/pfe.so
+
+$(BUILD)/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
+	$(if $(ARCH_BACKEND),,$(error pfe: no arch-hooks for target $(GCC_TARGET)))
+	@mkdir -p $(BUILD)
+	@echo "  CXX  $@  ($(PLUGIN_CXX), $(GCC_TARGET) GCC $(GCC_MAJOR)$(if $(LEGACY), legacy))"
+	$(Q)$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -o $@ $(PLUGIN_SRCS)
+
+install: $(BUILD)/pfe.so
+	install -m 0755 $(BUILD)/pfe.so $(PLUGIN_DIR)/pfe.so
+
+clean:
+	rm -rf build
+
+.PHONY: all install clean

@@ -1,0 +1,200 @@
+/* pfe.c: plugin entry point: arguments, checks, and the GCC events used.
+ *
+ * Load with -fplugin=pfe (after make install) or -fplugin=PATH/pfe.so;
+ * arguments are -fplugin-arg-pfe-KEY[=VALUE]; -fplugin-arg-pfe-help lists
+ * them.  Arguments are parsed strictly: an unknown key, a missing or
+ * malformed value, or a key given twice is a GCC error naming it.
+ *
+ * Debugging: gcc -v shows the cc1 command line with the plugin arguments;
+ * errors from here start with "pfe:".
+ */
+#include "pfe.h"
+#include "plugin-version.h"
+
+int plugin_is_GPL_compatible;
+
+struct pfe_options pfe_opts = { false, 0, 0, PFE_DEFAULT_SECTION };
+const struct pfe_arch *pfe_arch;
+
+static struct plugin_info pfe_info = {
+	"0.1", "patchable function entries on any GCC; -fplugin-arg-pfe-help"
+};
+
+struct pfe_key {
+	const char *name;
+	const char *usage;
+	const char *help;
+	bool (*parse)(const char *arg, const char *value);
+};
+
+/* A decimal count 0..PFE_MAX_NOPS, the whole of [S, END). */
+static bool parse_count(const char *s, const char *end, unsigned int *out)
+{
+	unsigned long v = 0;
+
+	if (s == end)
+		return false;
+	for (; s < end; s++) {
+		if (!ISDIGIT(*s))
+			return false;
+		v = v * 10 + (unsigned long)(*s - '0');
+		if (v > PFE_MAX_NOPS)
+			return false;
+	}
+	*out = (unsigned int)v;
+	return true;
+}
+
+static bool parse_entry(const char *arg, const char *value)
+{
+	const char *comma = strchr(value, ',');
+	const char *end = value + strlen(value);
+	unsigned int size, pre = 0;
+
+	if (!parse_count(value, comma ? comma : end, &size) ||
+	    (comma && !parse_count(comma + 1, end, &pre))) {
+		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected M or M,N, "
+		      "counts from 0 to %u", arg, value, PFE_MAX_NOPS);
+		return false;
+	}
+	if (pre > size) {
+		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: N (%u) exceeds M (%u)",
+		      arg, value, pre, size);
+		return false;
+	}
+	pfe_opts.has_entry = true;
+	pfe_opts.entry_size = size;
+	pfe_opts.entry_pre = pre;
+	return true;
+}
+
+/* An ELF section name the assembler takes unquoted. */
+static bool parse_section(const char *arg, const char *value)
+{
+	size_t len = strlen(value);
+
+	if (len == 0 || ISDIGIT(value[0]) ||
+	    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			  "0123456789_.$") != len) {
+		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: a section name is "
+		      "letters, digits, %<_%>, %<.%> and %<$%>", arg, value);
+		return false;
+	}
+	pfe_opts.section = xstrdup(value);
+	return true;
+}
+
+static bool print_help(const char *arg, const char *value);
+
+static const struct pfe_key pfe_keys[] = {
+	{ "entry", "M[,N]", "pad every function with M NOPs, N before its "
+	  "label (like -fpatchable-function-entry=M,N)", parse_entry },
+	{ "section", "NAME", "record section (default "
+	  PFE_DEFAULT_SECTION ")", parse_section },
+	{ "help", NULL, "print this list", print_help },
+};
+
+static bool print_help(const char *arg, const char *value)
+{
+	(void)arg;
+	(void)value;
+	fprintf(stderr, "pfe: patchable function entries; arguments:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(pfe_keys); i++) {
+		const struct pfe_key *k = &pfe_keys[i];
+		fprintf(stderr, "  -fplugin-arg-pfe-%s%s%-*s %s\n", k->name,
+			k->usage ? "=" : "", (int)(14 - strlen(k->name)),
+			k->usage ? k->usage : "", k->help);
+	}
+	fprintf(stderr, "  attribute patchable_function_entry(M,N) overrides "
+		"entry= per function; (0,0) excludes one\n");
+	return true;
+}
+
+static const struct pfe_key *find_key(const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pfe_keys); i++)
+		if (!strcmp(pfe_keys[i].name, name))
+			return &pfe_keys[i];
+	return NULL;
+}
+
+/* Every bad argument is reported, not just the first. */
+static bool parse_arguments(const struct plugin_name_args *info)
+{
+	bool ok = true;
+
+	for (int i = 0; i < info->argc; i++) {
+		const struct plugin_argument *a = &info->argv[i];
+		const struct pfe_key *key = find_key(a->key);
+		bool seen_before = false;
+
+		for (int j = 0; j < i; j++)
+			seen_before |= !strcmp(info->argv[j].key, a->key);
+		if (!key) {
+			error("pfe: unknown argument %<-fplugin-arg-pfe-%s%> "
+			      "(%<-fplugin-arg-pfe-help%> lists them)", a->key);
+			ok = false;
+		} else if (seen_before) {
+			error("pfe: %<-fplugin-arg-pfe-%s%> given twice", a->key);
+			ok = false;
+		} else if (key->usage && (!a->value || !*a->value)) {
+			error("pfe: %<-fplugin-arg-pfe-%s%> needs a value: %s=%s",
+			      a->key, a->key, key->usage);
+			ok = false;
+		} else if (!key->usage && a->value) {
+			error("pfe: %<-fplugin-arg-pfe-%s%> takes no value",
+			      a->key);
+			ok = false;
+		} else if (!key->parse(a->key, a->value)) {
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+/* PLUGIN_START_UNIT: target options are final now. */
+static void pfe_start_unit(void *event_data, void *data)
+{
+	const char *why = NULL;
+
+	(void)event_data;
+	(void)data;
+	if (pfe_native_entry_option_given())
+		pfe_fatal("pfe: %<-fpatchable-function-entry%> and the pfe "
+			  "plugin both pad functions; use one of them");
+	pfe_arch = pfe_arch_select(&why);
+	if (!pfe_arch)
+		pfe_fatal("pfe: unsupported target: %s", why);
+	pfe_emit_init();
+}
+
+/* PLUGIN_ALL_PASSES_START: plan each function before GCC expands it (the
+ * plan takes the attribute away from GCC's own reader). */
+static void pfe_function_start(void *event_data, void *data)
+{
+	(void)event_data;
+	(void)data;
+	pfe_plan_for(current_function_decl);
+}
+
+int plugin_init(struct plugin_name_args *info,
+		struct plugin_gcc_version *version)
+{
+	if (!plugin_default_version_check(version, &gcc_version)) {
+		error("pfe: %s was built for GCC %s, this is GCC %s; rebuild "
+		      "it with %<make CC=this-compiler%>", info->full_name,
+		      gcc_version.basever, version->basever);
+		return 1;
+	}
+	if (!parse_arguments(info))
+		return 1;
+	register_callback(info->base_name, PLUGIN_INFO, NULL, &pfe_info);
+	register_callback(info->base_name, PLUGIN_ATTRIBUTES,
+			  pfe_register_attribute, NULL);
+	register_callback(info->base_name, PLUGIN_START_UNIT, pfe_start_unit,
+			  NULL);
+	register_callback(info->base_name, PLUGIN_ALL_PASSES_START,
+			  pfe_function_start, NULL);
+	pfe_register_entry_pass(info->base_name);
+	return 0;
+}

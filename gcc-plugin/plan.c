@@ -1,0 +1,136 @@
+/* plan.c: decide, once per function, what pfe emits for it.
+ *
+ * Inputs: the plugin arguments (pfe_opts), the function's
+ * patchable_function_entry(M,N) attribute, the target's scratch set.
+ * Output: a struct pfe_plan that every emitter reads.
+ *
+ * The attribute: GCC 8+ knows it and would pad the function itself, so the
+ * plan takes its values and removes it from the function's attribute list
+ * before GCC reads it (cfgexpand on GCC 11+, varasm on 8-10): exactly one
+ * emitter.  GCC 4.9-7 do not know it: pfe registers it (same syntax).
+ *
+ * Debugging: a wrong layout for one function is decided here; break on
+ * pfe_plan_compute in cc1 (gcc -wrapper gdb,--args).
+ */
+#include "pfe.h"
+
+#define PFE_ATTR "patchable_function_entry"
+
+static struct pfe_plan current_plan;
+static unsigned int next_label_no;
+
+/* A copy of LIST without NAME; the tail after it is shared, the nodes before
+ * it are new, so IPA clones that share the list keep their own copy. */
+static tree list_without_attribute(tree list, const char *name)
+{
+	if (!list)
+		return NULL_TREE;
+	if (is_attribute_p(name, get_attribute_name(list)))
+		return TREE_CHAIN(list);
+	tree rest = list_without_attribute(TREE_CHAIN(list), name);
+	if (rest == TREE_CHAIN(list))
+		return list;
+	return tree_cons(TREE_PURPOSE(list), TREE_VALUE(list), rest);
+}
+
+/* Read attribute argument ARG as a count, or report it and return false. */
+static bool attribute_count(tree fndecl, tree arg, unsigned int *out)
+{
+	if (TREE_CODE(arg) != INTEGER_CST || !tree_fits_uhwi_p(arg) ||
+	    tree_to_uhwi(arg) > PFE_MAX_NOPS) {
+		error_at(DECL_SOURCE_LOCATION(fndecl),
+			 "pfe: %qs attribute of %qD: argument %qE is not a "
+			 "count from 0 to %u", PFE_ATTR, fndecl, arg,
+			 PFE_MAX_NOPS);
+		return false;
+	}
+	*out = (unsigned int)tree_to_uhwi(arg);
+	return true;
+}
+
+/* The attribute's (M, N), or false when FNDECL has none or it is bad. */
+static bool attribute_entry(tree fndecl, unsigned int *size, unsigned int *pre)
+{
+	tree attr = lookup_attribute(PFE_ATTR, DECL_ATTRIBUTES(fndecl));
+	if (!attr)
+		return false;
+	tree args = TREE_VALUE(attr);
+	*pre = 0;
+	if (!args || !attribute_count(fndecl, TREE_VALUE(args), size))
+		return false;
+	if (TREE_CHAIN(args) &&
+	    !attribute_count(fndecl, TREE_VALUE(TREE_CHAIN(args)), pre))
+		return false;
+	if (*pre > *size) {
+		error_at(DECL_SOURCE_LOCATION(fndecl),
+			 "pfe: %qs attribute of %qD: %u NOPs before the "
+			 "entry exceed the %u in all", PFE_ATTR, fndecl,
+			 *pre, *size);
+		return false;
+	}
+	return true;
+}
+
+static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
+{
+	unsigned int size = 0, pre = 0;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->decl = fndecl;
+	plan->section = pfe_opts.section;
+	if (lookup_attribute(PFE_ATTR, DECL_ATTRIBUTES(fndecl))) {
+		if (!attribute_entry(fndecl, &size, &pre))
+			size = pre = 0;
+		DECL_ATTRIBUTES(fndecl) =
+			list_without_attribute(DECL_ATTRIBUTES(fndecl), PFE_ATTR);
+	} else if (pfe_opts.has_entry) {
+		size = pfe_opts.entry_size;
+		pre = pfe_opts.entry_pre;
+	}
+	if (size == 0)
+		return;
+	plan->pre = pre;
+	plan->post = size - pre;
+	plan->label_no = next_label_no++;
+	plan->clobber_scratch = pfe_arch->n_scratch > 0;
+}
+
+/* The plan for FNDECL, computed on first use.  GCC emits one function at a
+ * time (all passes, then assembly), so one slot is enough. */
+const struct pfe_plan *pfe_plan_for(tree fndecl)
+{
+	if (current_plan.decl != fndecl)
+		pfe_plan_compute(&current_plan, fndecl);
+	return &current_plan;
+}
+
+/* GCC 4.9-7 only: check the attribute where it is written. */
+static tree handle_pfe_attribute(tree *node, tree name, tree args, int flags,
+				 bool *no_add_attrs)
+{
+	unsigned int size, pre = 0;
+
+	(void)flags;
+	if (TREE_CODE(*node) != FUNCTION_DECL) {
+		error("pfe: %qE attribute applies only to functions", name);
+		*no_add_attrs = true;
+		return NULL_TREE;
+	}
+	if (!attribute_count(*node, TREE_VALUE(args), &size) ||
+	    (TREE_CHAIN(args) &&
+	     !attribute_count(*node, TREE_VALUE(TREE_CHAIN(args)), &pre)))
+		*no_add_attrs = true;
+	return NULL_TREE;
+}
+
+static struct attribute_spec pfe_attribute_spec =
+	PFE_ATTRIBUTE_SPEC(PFE_ATTR, 1, 2, handle_pfe_attribute);
+
+/* PLUGIN_ATTRIBUTES: register the attribute where GCC lacks it. */
+void pfe_register_attribute(void *event_data, void *data)
+{
+	(void)event_data;
+	(void)data;
+	if (!lookup_attribute_spec(get_identifier(PFE_ATTR)))
+		register_attribute(&pfe_attribute_spec);
+}

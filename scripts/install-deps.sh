@@ -1,0 +1,100 @@
+#!/bin/sh
+# install-deps.sh: install everything pfe's build, demo and test matrix need.
+#
+# Idempotent and quick when all is present: each step first checks what is
+# installed and only then asks apt.  Debian packages only:
+#   - bookworm: dejagnu, libelf-dev, gcc-11/12 with plugin headers, gcc-12-multilib
+#     (alone: the gcc-multilib metapackage would remove the cross compilers),
+#     the aarch64/riscv64 cross compilers with plugin headers, qemu-user, csmith;
+#   - bullseye, pinned to priority 100 so nothing installed from bookworm moves:
+#     gcc-9/10 with plugin headers;
+#   - a Debian sid chroot (debootstrap --variant=minbase) at $PFE_SID_ROOT
+#     holding gcc-13..16 with plugin headers; scripts/sid-run enters it.
+# Debug: run with "sh -x"; apt's own output is in /tmp/pfe-install.log.
+set -eu
+
+PFE_SID_ROOT=${PFE_SID_ROOT:-/var/lib/pfe/sid}
+SID_GCCS=${SID_GCCS:-"13 14 15 16"}
+LOG=/tmp/pfe-install.log
+MIRROR=http://deb.debian.org/debian
+export DEBIAN_FRONTEND=noninteractive
+
+HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
+ gcc-11 g++-11 gcc-11-plugin-dev gcc-12 g++-12 gcc-12-plugin-dev gcc-12-multilib
+ gcc-9 g++-9 gcc-9-plugin-dev gcc-10 g++-10 gcc-10-plugin-dev
+ qemu-user
+ gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
+ gcc-11-aarch64-linux-gnu gcc-11-plugin-dev-aarch64-linux-gnu
+ gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
+ libc6-dev-arm64-cross libc6-dev-riscv64-cross"
+
+say() { printf 'install-deps: %s\n' "$*"; }
+
+missing_host_pkgs() {
+	for p in $HOST_PKGS; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || printf '%s ' "$p"
+	done
+}
+
+add_bullseye() {
+	src=/etc/apt/sources.list.d/pfe-bullseye.list
+	pin=/etc/apt/preferences.d/pfe-bullseye
+	[ -f "$src" ] && [ -f "$pin" ] && return 0
+	echo "deb $MIRROR bullseye main" > "$src"
+	printf 'Package: *\nPin: release n=bullseye\nPin-Priority: 100\n' > "$pin"
+	apt_updated=
+}
+
+apt_updated=
+apt_update_once() {
+	[ -n "$apt_updated" ] && return 0
+	say "apt-get update"
+	apt-get update >>"$LOG" 2>&1
+	apt_updated=1
+}
+
+install_host() {
+	add_bullseye
+	need=$(missing_host_pkgs)
+	[ -z "$need" ] && return 0
+	apt_update_once
+	say "installing: $need"
+	# shellcheck disable=SC2086
+	apt-get install -y --no-install-recommends $need >>"$LOG" 2>&1 ||
+		{ say "apt-get install failed, see $LOG"; tail -20 "$LOG"; exit 1; }
+}
+
+sid_pkgs() {
+	printf 'make binutils libc6-dev file '
+	for v in $SID_GCCS; do printf 'gcc-%s g++-%s gcc-%s-plugin-dev ' "$v" "$v" "$v"; done
+}
+
+install_sid() {
+	if [ ! -x "$PFE_SID_ROOT/usr/bin/apt-get" ]; then
+		say "debootstrap sid into $PFE_SID_ROOT (about 2 minutes)"
+		mkdir -p "$PFE_SID_ROOT"
+		debootstrap --variant=minbase sid "$PFE_SID_ROOT" "$MIRROR" >>"$LOG" 2>&1 ||
+			{ say "debootstrap failed, see $LOG"; tail -20 "$LOG"; exit 1; }
+	fi
+	need=
+	for p in $(sid_pkgs); do
+		chroot "$PFE_SID_ROOT" dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed$' || need="$need $p"
+	done
+	[ -z "$need" ] && return 0
+	say "installing in sid chroot:$need"
+	# The mirror may serve a snapshot whose Release file is past Valid-Until.
+	echo 'Acquire::Check-Valid-Until "false";' > "$PFE_SID_ROOT/etc/apt/apt.conf.d/99pfe"
+	chroot "$PFE_SID_ROOT" sh -c "apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $need" >>"$LOG" 2>&1 ||
+		{ say "sid install failed, see $LOG"; tail -20 "$LOG"; exit 1; }
+}
+
+[ "$(id -u)" = 0 ] || { say "run as root (apt-get, debootstrap, chroot)"; exit 1; }
+case "${1:-all}" in
+host) install_host ;;
+sid) install_sid ;;
+all) install_host; [ "${PFE_NO_SID:-}" ] || install_sid ;;
+*) say "usage: $0 [host|sid|all]"; exit 1 ;;
+esac
+say "all dependencies present"
