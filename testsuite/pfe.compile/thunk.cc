@@ -1,0 +1,10 @@
+// C++ thunks printed by the target at -O0 (GCC 11+ native gives them no
+// NOPs and no record): pfe pads them like any function, landing pad first.
+// { dg-do compile }
+// { dg-options "-O0 -fplugin-arg-pfe-entry=3,1" }
+struct A { virtual int a(); };
+struct B { virtual int b(); };
+struct C : A, B { int b(); };
+int C::b() { return 4; }
+// { dg-final { pfe-asm-layout _ZN1C1bEv 1 2 } }
+// { dg-final { pfe-asm-layout _ZThn8_N1C1bEv 1 2 } }
