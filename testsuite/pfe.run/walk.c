@@ -1,0 +1,144 @@
+/* walk.c: a program that checks its own patchable-entry records at run
+ * time.  Built by run.exp twice, with pfe (-DPFE_PRE=N -DPFE_POST=M-N) and
+ * without; stdout must be the same, and the pfe build must find, for each
+ * function below, exactly one record pointing PFE_PRE NOPs before it, and
+ * PFE_POST NOPs after its landing pad.  Problems go to stderr, exit 1. */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+static int calls;
+
+__attribute__((noinline)) static int twice(int x) { calls++; return 2 * x; }
+__attribute__((noinline)) int add3(int x) { calls++; return x + 3; }
+__attribute__((noinline)) int chain(int x) { return twice(add3(x)); }
+__attribute__((noinline)) int sum(int n)
+{
+	int s = 0;
+	for (int i = 0; i < n; i++)
+		s += chain(i);
+	return s;
+}
+
+#ifdef PFE_PRE
+extern const uintptr_t __start___patchable_function_entries[];
+extern const uintptr_t __stop___patchable_function_entries[];
+
+/* Size of the NOP at P, or 0 if P holds no NOP. */
+static size_t nop_at(const unsigned char *p)
+{
+	uint32_t w;
+#if defined(__x86_64__) || defined(__i386__)
+	return p[0] == 0x90;
+#elif defined(__aarch64__)
+	memcpy(&w, p, 4);
+	return w == 0xd503201f ? 4 : 0;
+#elif defined(__riscv)
+	uint16_t h;
+	memcpy(&h, p, 2);
+	if (h == 0x0001)
+		return 2;
+	memcpy(&w, p, 4);
+	return w == 0x00000013 ? 4 : 0;
+#else
+#error "walk.c: no NOP encoding for this target"
+#endif
+}
+
+/* Size of a landing pad at P, or 0. */
+static size_t landing_pad_at(const unsigned char *p)
+{
+	uint32_t w;
+	memcpy(&w, p, 4);
+#if defined(__x86_64__) || defined(__i386__)
+	return (w == 0xfa1e0ff3 || w == 0xfb1e0ff3) ? 4 : 0;
+#elif defined(__aarch64__)
+	return w == 0xd503245f ? 4 : 0;
+#else
+	return 0;
+#endif
+}
+
+/* Count NOP instructions from P; return the bytes they take in *bytes. */
+static unsigned int count_nops(const unsigned char *p, size_t *bytes)
+{
+	unsigned int n = 0;
+	size_t size, total = 0;
+	while ((size = nop_at(p + total)) != 0 && n < 1000) {
+		total += size;
+		n++;
+	}
+	*bytes = total;
+	return n;
+}
+
+/* True if [FROM, TO) is NOPs only; their number in *n. */
+static int nops_between(const unsigned char *from, const unsigned char *to,
+			unsigned int *n)
+{
+	size_t size;
+	for (*n = 0; from < to; from += size, ++*n)
+		if ((size = nop_at(from)) == 0)
+			return 0;
+	return from == to;
+}
+
+static int check_function(const char *name, const void *fn)
+{
+	const unsigned char *entry = fn;
+	size_t pad = landing_pad_at(entry), bytes;
+	int found = 0, bad = 0;
+
+	for (const uintptr_t *r = __start___patchable_function_entries;
+	     r < __stop___patchable_function_entries; r++) {
+		const unsigned char *area = (const unsigned char *)*r;
+		unsigned int pre;
+		if (PFE_PRE == 0 && area == entry + pad) {
+			found++;
+		} else if (area < entry && entry - area <= 64 &&
+			   nops_between(area, entry, &pre)) {
+			found++;
+			if (pre != PFE_PRE) {
+				fprintf(stderr, "%s: %u NOPs before the "
+					"entry, want %d\n", name, pre, PFE_PRE);
+				bad = 1;
+			}
+		}
+	}
+	if (found != 1) {
+		fprintf(stderr, "%s: %d records, want 1\n", name, found);
+		bad = 1;
+	}
+	unsigned int post = count_nops(entry + pad, &bytes);
+	if (post != PFE_POST) {
+		fprintf(stderr, "%s: %u NOPs after the entry, want %d\n", name,
+			post, PFE_POST);
+		bad = 1;
+	}
+	return bad;
+}
+
+static int check_records(void)
+{
+	int bad = 0;
+	bad |= check_function("twice", (const void *)twice);
+	bad |= check_function("add3", (const void *)add3);
+	bad |= check_function("chain", (const void *)chain);
+	bad |= check_function("sum", (const void *)sum);
+	fprintf(stderr, "%d records checked\n",
+		(int)(__stop___patchable_function_entries -
+		      __start___patchable_function_entries));
+	return bad;
+}
+#endif
+
+int main(void)
+{
+	int s = sum(10);
+	printf("sum %d calls %d\n", s, calls);
+#ifdef PFE_PRE
+	return check_records();
+#else
+	return 0;
+#endif
+}
