@@ -42,10 +42,27 @@ $(BUILD)/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
 	@echo "  CXX  $@  ($(PLUGIN_CXX), $(GCC_TARGET) GCC $(GCC_MAJOR)$(if $(LEGACY), legacy))"
 	$(Q)$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -o $@ $(PLUGIN_SRCS)
 
-install: $(BUILD)/pfe.so
+install: $(BUILD)/pfe.so install-scan
 	install -m 0755 $(BUILD)/pfe.so $(PLUGIN_DIR)/pfe.so
+
+deps:
+	sh scripts/install-deps.sh
+
+demo:
+	sh scripts/install-deps.sh host
+	$(MAKE) -s all build/pfe-scan
+	sh scripts/demo.sh $(CURDIR)/$(BUILD)/pfe.so $(CC)
+
+check: deps
+	$(MAKE) -s build/pfe-scan
+	sh scripts/check-matrix.sh
+
+bench: deps all build/pfe-scan
+	sh scripts/bench.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so
 
 clean:
 	rm -rf build
 
-.PHONY: all install clean
+include scripts/pfe-scan.mk
+
+.PHONY: all install deps demo check bench clean

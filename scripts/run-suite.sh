@@ -1,11 +1,12 @@
 #!/bin/sh
-# run-suite.sh NAME CC [LEGACY] [CFLAGS]: build pfe for CC and run the DejaGnu
-# suite with it in build/check/NAME; prints DejaGnu's summary.
+# run-suite.sh NAME CC [LEGACY] [CFLAGS] [DIFF]: build pfe for CC, run the DejaGnu
+# suite with it in build/check/NAME (DIFF: how much of pfe.diff runs: full,
+# quick or sqlite); prints DejaGnu's summary.
 #   CC may be a sid compiler (gcc-13..16): it then runs through sid-run.
 # Debug: RUNTESTFLAGS="-v -v pfe.compile/compile.exp" scripts/run-suite.sh ...
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
-name=$1 cc=$2 legacy=${3:-} cflags=${4:-}
+name=$1 cc=$2 legacy=${3:-} cflags=${4:-} diff=${5:-${PFE_DIFF:-full}}
 cd "$top"
 case $cc in
 gcc-1[3-9]) wrap="$top/scripts/sid-run" ;;
@@ -14,7 +15,7 @@ esac
 ccname=$cc
 build=build/$ccname${legacy:+-legacy}
 $wrap make -s CC="$cc" ${legacy:+LEGACY=1} >/dev/null
-[ -x build/pfe-scan ] || make -s build/pfe-scan >/dev/null 2>&1 || true
+make -s build/pfe-scan
 case $($wrap $cc -dumpmachine) in
 x86_64-*) target=x86_64 ;;
 aarch64-*) target=aarch64 ;;
@@ -38,6 +39,6 @@ runtest --tool pfe --srcdir "$top/testsuite" \
 	PFE_CC="$wrap $cc" PFE_PLUGIN="$top/$build/pfe.so" \
 	PFE_SCAN="$top/build/pfe-scan" PFE_TARGET="$target" \
 	PFE_CFLAGS="$cflags" PFE_RUN="$run" PFE_NATIVE="$native" \
-	PFE_CORPUS="${PFE_CORPUS:-/var/lib/pfe/corpus}" \
+	PFE_CORPUS="${PFE_CORPUS:-/var/lib/pfe/corpus}" PFE_DIFF="$diff" \
 	${RUNTESTFLAGS:-} > runtest.out 2>&1 || true
 sed -n '/=== pfe Summary ===/,$p' pfe.sum

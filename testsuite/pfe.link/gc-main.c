@@ -1,0 +1,2 @@
+int live_global(int);
+int main(void) { return live_global(1) != 12; }
