@@ -54,7 +54,7 @@ demo:
 	sh scripts/demo.sh $(CURDIR)/$(BUILD)/pfe.so $(CC)
 
 check: deps
-	$(MAKE) -s build/pfe-scan
+	$(MAKE) -s build/pfe-scan build/pfe-scan-fuzz
 	sh scripts/check-matrix.sh
 
 bench: deps all build/pfe-scan

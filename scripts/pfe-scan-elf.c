@@ -1,0 +1,694 @@
+/* pfe-scan-elf.c: open an ELF file for pfe-scan and read what the
+ * subcommands need from it: section headers, COMDAT groups, function
+ * symbols, relocations, and the records of a record section, resolved to
+ * (section, offset) locations.
+ *
+ * All ELF structure parsing goes through libelf/gelf; this file only adds
+ * the checks libelf leaves to its caller (indices in range, offsets inside
+ * sections).  Every failed check ends in scan_fail(); to debug a rejected
+ * file, break on scan_fail and compare with `readelf -SrsW FILE`.
+ */
+#include "pfe-scan.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* All memory of one image hangs off it, so a longjmp out of a half-read
+ * file leaks nothing: image_close frees the lot. */
+struct arena {
+	struct arena *next;
+	max_align_t data[];
+};
+
+void scan_fail(struct image *img, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(img->error, sizeof img->error, fmt, ap);
+	va_end(ap);
+	longjmp(*img->on_error, 1);
+}
+
+static _Noreturn void fail_libelf(struct image *img, const char *what)
+{
+	scan_fail(img, "%s: %s", what, elf_errmsg(-1));
+}
+
+void *scan_alloc(struct image *img, size_t count, size_t size)
+{
+	struct arena *a;
+
+	if (size && count > (SIZE_MAX - sizeof *a) / size)
+		scan_fail(img, "too large: %zu items of %zu bytes", count, size);
+	a = calloc(1, sizeof *a + count * size);
+	if (!a)
+		scan_fail(img, "out of memory");
+	a->next = img->arena;
+	img->arena = a;
+	return a->data;
+}
+
+uint64_t load_le(const uint8_t *p, unsigned size)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = size; i-- > 0;)
+		v = v << 8 | p[i];
+	return v;
+}
+
+void store_le(uint8_t *p, unsigned size, uint64_t v)
+{
+	for (unsigned i = 0; i < size; i++, v >>= 8)
+		p[i] = (uint8_t)v;
+}
+
+/* libelf reads a file whose section headers or contents run past its end
+ * as if they were not there; a truncated or corrupt file must be an error. */
+static void check_in_file(struct image *img, const struct section *s, uint64_t filesize)
+{
+	if (s->sh.sh_type != SHT_NOBITS &&
+	    (s->sh.sh_offset > filesize || filesize - s->sh.sh_offset < s->sh.sh_size))
+		scan_fail(img, "section %s: contents past the end of the file", s->name);
+}
+
+static void load_sections(struct image *img)
+{
+	size_t shstrndx;
+
+	if (elf_getshdrnum(img->elf, &img->nsecs) || elf_getshdrstrndx(img->elf, &shstrndx))
+		fail_libelf(img, "section headers");
+	if (img->eh.e_shoff && !img->nsecs)
+		scan_fail(img, "section headers past the end of the file");
+	img->secs = scan_alloc(img, img->nsecs, sizeof *img->secs);
+	for (size_t i = 0; i < img->nsecs; i++) {
+		struct section *s = &img->secs[i];
+
+		s->scn = elf_getscn(img->elf, i);
+		if (!s->scn || !gelf_getshdr(s->scn, &s->sh))
+			fail_libelf(img, "section header");
+		s->name = i ? elf_strptr(img->elf, shstrndx, s->sh.sh_name) : "";
+		if (!s->name)
+			scan_fail(img, "section %zu: bad name", i);
+		s->group = "";
+		check_in_file(img, s, img->filesize);
+	}
+}
+
+/* The contents of section SEC as libelf converts them, or NULL if empty. */
+Elf_Data *section_data(struct image *img, size_t sec)
+{
+	Elf_Data *d;
+
+	elf_errno();	/* clear, to tell "empty" from "broken" below */
+	d = elf_getdata(img->secs[sec].scn, NULL);
+	if (!d && elf_errno())
+		scan_fail(img, "section %s: %s", img->secs[sec].name, elf_errmsg(-1));
+	if (d && d->d_size && !d->d_buf)
+		scan_fail(img, "section %s: no contents", img->secs[sec].name);
+	return d;
+}
+
+/* Entry count of a table section (symbols, relocations, group words). */
+static size_t entry_count(struct image *img, Elf_Data *d, Elf_Type type)
+{
+	size_t size = gelf_fsize(img->elf, type, 1, EV_CURRENT);
+
+	return d && size ? d->d_size / size : 0;
+}
+
+const uint8_t *section_bytes(struct image *img, size_t sec, uint64_t *size)
+{
+	struct section *s = &img->secs[sec];
+
+	*size = s->sh.sh_type == SHT_NOBITS ? 0 : s->sh.sh_size;
+	if (!s->loaded && *size) {
+		Elf_Data *d = section_data(img, sec);
+
+		if (!d || d->d_size != s->sh.sh_size)
+			scan_fail(img, "section %s: contents do not match its size", s->name);
+		s->bytes = d->d_buf;
+	}
+	s->loaded = true;
+	return s->bytes;
+}
+
+bool is_code(const struct image *img, size_t sec)
+{
+	const GElf_Shdr *sh = &img->secs[sec].sh;
+
+	return sh->sh_type == SHT_PROGBITS && (sh->sh_flags & SHF_EXECINSTR);
+}
+
+static bool is_regular_index(const struct image *img, size_t shndx)
+{
+	return shndx != SHN_UNDEF && shndx < SHN_LORESERVE && shndx < img->nsecs;
+}
+
+static void get_symbol(struct image *img, size_t symtab, size_t index, GElf_Sym *sym)
+{
+	Elf_Data *d = section_data(img, symtab);
+
+	if (index >= entry_count(img, d, ELF_T_SYM) || !gelf_getsym(d, (int)index, sym))
+		scan_fail(img, "symbol %zu: not in %s", index, img->secs[symtab].name);
+}
+
+static const char *name_in(struct image *img, size_t symtab, const GElf_Sym *sym)
+{
+	const char *name;
+
+	if (GELF_ST_TYPE(sym->st_info) == STT_SECTION && is_regular_index(img, sym->st_shndx))
+		return img->secs[sym->st_shndx].name;
+	name = elf_strptr(img->elf, img->secs[symtab].sh.sh_link, sym->st_name);
+	if (!name)
+		scan_fail(img, "symbol in %s: bad name", img->secs[symtab].name);
+	return name;
+}
+
+static const char *symbol_name(struct image *img, const GElf_Sym *sym)
+{
+	return name_in(img, img->symtab, sym);
+}
+
+/* COMDAT group signatures, so `list` can show which group a record is in. */
+static void load_groups(struct image *img)
+{
+	for (size_t g = 1; g < img->nsecs; g++) {
+		const GElf_Shdr *sh = &img->secs[g].sh;
+		Elf_Data *d;
+		const Elf32_Word *w;
+		GElf_Sym sig;
+
+		if (sh->sh_type != SHT_GROUP)
+			continue;
+		d = section_data(img, g);
+		w = d ? d->d_buf : NULL;
+		if (!entry_count(img, d, ELF_T_WORD) || !(w[0] & GRP_COMDAT))
+			continue;
+		if (!is_regular_index(img, sh->sh_link))
+			scan_fail(img, "group %s: bad symbol table link", img->secs[g].name);
+		get_symbol(img, sh->sh_link, sh->sh_info, &sig);
+		for (size_t i = 1; i < entry_count(img, d, ELF_T_WORD); i++)
+			if (is_regular_index(img, w[i]))
+				img->secs[w[i]].group = name_in(img, sh->sh_link, &sig);
+	}
+}
+
+static size_t find_symtab(const struct image *img)
+{
+	for (unsigned type = SHT_SYMTAB;; type = SHT_DYNSYM) {
+		for (size_t i = 1; i < img->nsecs; i++)
+			if (img->secs[i].sh.sh_type == type)
+				return i;
+		if (type == SHT_DYNSYM)
+			return 0;
+	}
+}
+
+static int compare_funcs(const void *pa, const void *pb)
+{
+	const struct func *a = pa, *b = pb;
+
+	if (a->sec != b->sec)
+		return a->sec < b->sec ? -1 : 1;
+	if (a->off != b->off)
+		return a->off < b->off ? -1 : 1;
+	if (a->local != b->local)	/* of aliases, name the global one */
+		return a->local ? 1 : -1;
+	return strcmp(a->name, b->name);
+}
+
+/* The function a symbol defines, or false if it defines none we can place. */
+static bool symbol_func(struct image *img, const GElf_Sym *sym, struct func *f)
+{
+	unsigned type = GELF_ST_TYPE(sym->st_info);
+	const GElf_Shdr *sh;
+
+	if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !is_regular_index(img, sym->st_shndx))
+		return false;
+	sh = &img->secs[sym->st_shndx].sh;
+	f->sec = sym->st_shndx;
+	f->off = sym->st_value;
+	if (!img->relocatable) {
+		if (sym->st_value < sh->sh_addr)
+			return false;
+		f->off -= sh->sh_addr;
+	}
+	if (f->off > sh->sh_size)
+		return false;
+	f->size = sym->st_size;
+	f->local = GELF_ST_BIND(sym->st_info) == STB_LOCAL;
+	f->name = symbol_name(img, sym);
+	return true;
+}
+
+static void load_functions(struct image *img)
+{
+	Elf_Data *d;
+	size_t n;
+
+	img->symtab = find_symtab(img);
+	if (!img->symtab)
+		return;
+	d = section_data(img, img->symtab);
+	n = entry_count(img, d, ELF_T_SYM);
+	img->funcs = scan_alloc(img, n, sizeof *img->funcs);
+	for (size_t i = 0; i < n; i++) {
+		GElf_Sym sym;
+
+		get_symbol(img, img->symtab, i, &sym);
+		if (symbol_func(img, &sym, &img->funcs[img->nfuncs]))
+			img->nfuncs++;
+	}
+	qsort(img->funcs, img->nfuncs, sizeof *img->funcs, compare_funcs);
+}
+
+static void image_init(struct image *img)
+{
+	if (!img->elf)
+		fail_libelf(img, "cannot read");
+	if (elf_kind(img->elf) != ELF_K_ELF)
+		scan_fail(img, "not an ELF file");
+	if (!gelf_getehdr(img->elf, &img->eh))
+		fail_libelf(img, "ELF header");
+	if (img->eh.e_ident[EI_DATA] != ELFDATA2LSB)
+		scan_fail(img, "big-endian ELF is not supported");
+	img->arch = arch_find(img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
+	if (!img->arch)
+		scan_fail(img, "unsupported machine %u for ELF class %u",
+			  img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
+	img->ptr_size = img->eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	if (img->eh.e_type != ET_REL && img->eh.e_type != ET_EXEC && img->eh.e_type != ET_DYN)
+		scan_fail(img, "unsupported ELF type %u", img->eh.e_type);
+	img->relocatable = img->eh.e_type == ET_REL;
+	load_sections(img);
+	if (img->relocatable)
+		load_groups(img);
+	load_functions(img);
+}
+
+void image_open(struct image *img, const char *path, bool writable)
+{
+	struct stat st;
+
+	img->path = path;
+	img->fd = open(path, writable ? O_RDWR : O_RDONLY);
+	if (img->fd < 0 || fstat(img->fd, &st))
+		scan_fail(img, "%s", strerror(errno));
+	img->filesize = (uint64_t)st.st_size;
+	img->elf = elf_begin(img->fd, writable ? ELF_C_RDWR : ELF_C_READ_MMAP, NULL);
+	image_init(img);
+}
+
+void image_open_memory(struct image *img, char *buf, size_t size)
+{
+	img->path = "<memory>";
+	img->fd = -1;
+	img->filesize = size;
+	img->elf = elf_memory(buf, size);
+	image_init(img);
+}
+
+/* Write back what the caller changed and flagged dirty, keeping the layout. */
+void image_write(struct image *img)
+{
+	elf_flagelf(img->elf, ELF_C_SET, ELF_F_LAYOUT);
+	if (elf_update(img->elf, ELF_C_WRITE) < 0)
+		fail_libelf(img, "cannot write");
+}
+
+void image_close(struct image *img)
+{
+	elf_end(img->elf);
+	if (img->fd >= 0)
+		close(img->fd);
+	while (img->arena) {
+		struct arena *next = img->arena->next;
+
+		free(img->arena);
+		img->arena = next;
+	}
+	img->elf = NULL;
+	img->fd = -1;
+}
+
+bool find_section_by_addr(const struct image *img, uint64_t addr, size_t *sec)
+{
+	/* Code first: TLS and other sections may overlap it in address. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 1; i < img->nsecs; i++) {
+			const GElf_Shdr *sh = &img->secs[i].sh;
+
+			if (!(sh->sh_flags & SHF_ALLOC) || (pass == 0 && !is_code(img, i)))
+				continue;
+			if (addr >= sh->sh_addr && addr - sh->sh_addr < sh->sh_size) {
+				*sec = i;
+				return true;
+			}
+		}
+	return false;
+}
+
+uint64_t location_addr(const struct image *img, struct location loc)
+{
+	return img->relocatable ? loc.off : img->secs[loc.sec].sh.sh_addr + loc.off;
+}
+
+/* Index of the first function at or after LOC in sorted img->funcs. */
+static size_t lower_bound(const struct image *img, struct location loc)
+{
+	size_t lo = 0, hi = img->nfuncs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct func *f = &img->funcs[mid];
+
+		if (f->sec < loc.sec || (f->sec == loc.sec && f->off < loc.off))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct func *func_at(const struct image *img, struct location loc)
+{
+	size_t i = lower_bound(img, loc);
+
+	if (i < img->nfuncs && img->funcs[i].sec == loc.sec && img->funcs[i].off == loc.off)
+		return &img->funcs[i];
+	return NULL;
+}
+
+/* The last function starting at or before LOC in its section. */
+const struct func *func_before(const struct image *img, struct location loc)
+{
+	size_t i = lower_bound(img, (struct location){ loc.sec, loc.off + 1 });
+
+	return i > 0 && img->funcs[i - 1].sec == loc.sec ? &img->funcs[i - 1] : NULL;
+}
+
+const struct func *func_containing(const struct image *img, struct location loc)
+{
+	const struct func *last = func_before(img, loc);
+
+	/* Functions do not nest; of aliases at one start, any with a size. */
+	for (const struct func *f = last; f; f--) {
+		if (loc.off - f->off < f->size)
+			return f;
+		if (f == img->funcs || f[-1].sec != loc.sec || f[-1].off != last->off)
+			break;
+	}
+	return NULL;
+}
+
+/* Where the next function after F starts (its section's end if none). */
+uint64_t next_func_off(const struct image *img, const struct func *f)
+{
+	size_t i = lower_bound(img, (struct location){ f->sec, f->off + 1 });
+
+	if (i < img->nfuncs && img->funcs[i].sec == f->sec)
+		return img->funcs[i].off;
+	return img->secs[f->sec].sh.sh_type == SHT_NOBITS ? 0 : img->secs[f->sec].sh.sh_size;
+}
+
+bool find_symbol_addr(struct image *img, const char *name, uint64_t *addr)
+{
+	for (size_t s = 1; s < img->nsecs; s++) {
+		unsigned type = img->secs[s].sh.sh_type;
+		Elf_Data *d;
+
+		if (type != SHT_SYMTAB && type != SHT_DYNSYM)
+			continue;
+		d = section_data(img, s);
+		for (size_t i = 1; i < entry_count(img, d, ELF_T_SYM); i++) {
+			GElf_Sym sym;
+
+			get_symbol(img, s, i, &sym);
+			if (sym.st_shndx != SHN_UNDEF && !strcmp(name_in(img, s, &sym), name)) {
+				*addr = sym.st_value;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static int compare_relocs(const void *pa, const void *pb)
+{
+	const struct reloc *a = pa, *b = pb;
+
+	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+static bool is_reloc_section(const GElf_Shdr *sh)
+{
+	return sh->sh_type == SHT_RELA || sh->sh_type == SHT_REL;
+}
+
+/* Read relocation entry I of section RSEC as RELA (addend 0 for REL). */
+static void get_reloc(struct image *img, size_t rsec, size_t i, GElf_Rela *out)
+{
+	Elf_Data *d = section_data(img, rsec);
+	bool rela = img->secs[rsec].sh.sh_type == SHT_RELA;
+	GElf_Rel rel;
+
+	if (i >= entry_count(img, d, rela ? ELF_T_RELA : ELF_T_REL))
+		scan_fail(img, "relocation %zu: not in %s", i, img->secs[rsec].name);
+	if (rela ? !gelf_getrela(d, (int)i, out) : !gelf_getrel(d, (int)i, &rel))
+		fail_libelf(img, img->secs[rsec].name);
+	if (!rela)
+		*out = (GElf_Rela){ rel.r_offset, rel.r_info, 0 };
+}
+
+static size_t reloc_count(struct image *img, size_t rsec)
+{
+	bool rela = img->secs[rsec].sh.sh_type == SHT_RELA;
+
+	return entry_count(img, section_data(img, rsec), rela ? ELF_T_RELA : ELF_T_REL);
+}
+
+/* The symbol a relocation in section RSEC refers to. */
+static void reloc_symbol(struct image *img, size_t rsec, const GElf_Rela *r, GElf_Sym *sym)
+{
+	if (img->secs[rsec].sh.sh_link != img->symtab || !img->symtab)
+		scan_fail(img, "%s: not linked to the symbol table", img->secs[rsec].name);
+	get_symbol(img, img->symtab, GELF_R_SYM(r->r_info), sym);
+}
+
+/* Relocations that name a symbol and apply to section SEC of an object,
+ * sorted by offset: what a call's target is before linking. */
+static void load_relocs(struct image *img, size_t sec)
+{
+	struct section *s = &img->secs[sec];
+	size_t n = 0;
+
+	for (size_t r = 1; r < img->nsecs; r++)
+		if (is_reloc_section(&img->secs[r].sh) && img->secs[r].sh.sh_info == sec)
+			n += reloc_count(img, r);
+	s->relocs = scan_alloc(img, n, sizeof *s->relocs);
+	for (size_t r = 1; r < img->nsecs; r++) {
+		if (!is_reloc_section(&img->secs[r].sh) || img->secs[r].sh.sh_info != sec)
+			continue;
+		for (size_t i = 0; i < reloc_count(img, r); i++) {
+			GElf_Rela rela;
+			GElf_Sym sym;
+
+			get_reloc(img, r, i, &rela);
+			if (!GELF_R_SYM(rela.r_info))	/* e.g. R_RISCV_RELAX */
+				continue;
+			reloc_symbol(img, r, &rela, &sym);
+			s->relocs[s->nrelocs++] = (struct reloc){ rela.r_offset, symbol_name(img, &sym) };
+		}
+	}
+	qsort(s->relocs, s->nrelocs, sizeof *s->relocs, compare_relocs);
+	s->relocs_loaded = true;
+}
+
+const struct reloc *reloc_at(struct image *img, size_t sec, uint64_t off)
+{
+	struct reloc key = { off, NULL };
+
+	if (!img->relocatable)
+		return NULL;
+	if (!img->secs[sec].relocs_loaded)
+		load_relocs(img, sec);
+	return bsearch(&key, img->secs[sec].relocs, img->secs[sec].nrelocs,
+		       sizeof key, compare_relocs);
+}
+
+size_t record_sections(struct image *img, const char *name, size_t **out)
+{
+	size_t n = 0;
+
+	*out = scan_alloc(img, img->nsecs, sizeof **out);
+	for (size_t i = 1; i < img->nsecs; i++)
+		if (img->secs[i].sh.sh_type == SHT_PROGBITS && !strcmp(img->secs[i].name, name))
+			(*out)[n++] = i;
+	return n;
+}
+
+/* Does relocation section R apply to record section RS?  In an object, the
+ * ones whose sh_info says so; in a linked file, the dynamic ones. */
+static bool applies_to(const struct image *img, size_t r, size_t rs)
+{
+	const GElf_Shdr *sh = &img->secs[r].sh;
+
+	if (!is_reloc_section(sh))
+		return false;
+	return img->relocatable ? sh->sh_info == rs : (sh->sh_flags & SHF_ALLOC) != 0;
+}
+
+/* Turn a relocation's r_offset into an offset in record section RS, or
+ * return false if it does not fall in RS. */
+static bool slot_offset(struct image *img, size_t rs, GElf_Rela *r)
+{
+	const GElf_Shdr *sh = &img->secs[rs].sh;
+
+	if (!img->relocatable) {
+		if (r->r_offset < sh->sh_addr || r->r_offset - sh->sh_addr >= sh->sh_size)
+			return false;
+		r->r_offset -= sh->sh_addr;
+	}
+	if (r->r_offset >= sh->sh_size || r->r_offset % img->ptr_size)
+		scan_fail(img, "%s: relocation at 0x%llx is not on a record",
+			  img->secs[rs].name, (unsigned long long)r->r_offset);
+	return true;
+}
+
+size_t slot_relocs(struct image *img, size_t rs, struct slot_reloc **out)
+{
+	size_t n = 0, max = 0;
+
+	for (size_t r = 1; r < img->nsecs; r++)
+		if (applies_to(img, r, rs))
+			max += reloc_count(img, r);
+	*out = scan_alloc(img, max, sizeof **out);
+	for (size_t r = 1; r < img->nsecs; r++) {
+		if (!applies_to(img, r, rs))
+			continue;
+		for (size_t i = 0; i < reloc_count(img, r); i++) {
+			struct slot_reloc *s = &(*out)[n];
+
+			get_reloc(img, r, i, &s->rela);
+			s->rsec = r;
+			s->index = i;
+			s->is_rela = img->secs[r].sh.sh_type == SHT_RELA;
+			if (slot_offset(img, rs, &s->rela))
+				n++;
+		}
+	}
+	return n;
+}
+
+/* Write back a slot_reloc, whose r_offset is relative to RS as
+ * slot_relocs() left it, into its relocation section. */
+void update_slot_reloc(struct image *img, size_t rs, const struct slot_reloc *s)
+{
+	Elf_Data *d = section_data(img, s->rsec);
+	GElf_Rela r = s->rela;
+	bool ok;
+
+	if (!img->relocatable)
+		r.r_offset += img->secs[rs].sh.sh_addr;
+	if (s->is_rela)
+		ok = gelf_update_rela(d, (int)s->index, &r);
+	else
+		ok = gelf_update_rel(d, (int)s->index, &(GElf_Rel){ r.r_offset, r.r_info });
+	if (!ok)
+		fail_libelf(img, img->secs[s->rsec].name);
+	elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
+}
+
+/* Point record REC (from an object) where relocation S says. */
+static void resolve_object_record(struct image *img, struct record *rec,
+				  const struct slot_reloc *s)
+{
+	GElf_Sym sym;
+	uint64_t addend = s->is_rela ? (uint64_t)s->rela.r_addend : rec->value;
+
+	reloc_symbol(img, s->rsec, &s->rela, &sym);
+	if (!is_regular_index(img, sym.st_shndx))
+		scan_fail(img, "%s+0x%llx: record relocated against %s, not a defined symbol",
+			  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot,
+			  symbol_name(img, &sym));
+	rec->target = (struct location){ sym.st_shndx, sym.st_value + addend };
+	rec->value = rec->target.off;
+	rec->zero = false;
+}
+
+static void apply_reloc(struct image *img, struct record *recs, const struct slot_reloc *s)
+{
+	struct record *rec = &recs[s->rela.r_offset / img->ptr_size];
+	unsigned type = GELF_R_TYPE(s->rela.r_info);
+
+	if (type == 0)	/* R_*_NONE: a record pfe-scan sort zeroed */
+		return;
+	if (img->relocatable && type == img->arch->abs_reloc)
+		resolve_object_record(img, rec, s);
+	else if (!img->relocatable && type == img->arch->relative_reloc) {
+		if (s->is_rela)	/* REL keeps the link-time address in place */
+			rec->value = (uint64_t)s->rela.r_addend;
+	}
+	else
+		scan_fail(img, "%s+0x%llx: unexpected relocation type %u on a record",
+			  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot, type);
+}
+
+/* In a linked file a record holds an address; find its section. */
+static void resolve_linked_record(struct image *img, struct record *rec)
+{
+	size_t sec;
+
+	if (!rec->value)
+		return;
+	if (!find_section_by_addr(img, rec->value, &sec))
+		scan_fail(img, "%s+0x%llx: record points to 0x%llx, outside every section",
+			  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot,
+			  (unsigned long long)rec->value);
+	rec->target = (struct location){ sec, rec->value - img->secs[sec].sh.sh_addr };
+	rec->zero = false;
+}
+
+static void check_object_record(struct image *img, const struct record *rec)
+{
+	const struct section *t = &img->secs[rec->target.sec];
+
+	if (rec->zero && rec->value)
+		scan_fail(img, "%s+0x%llx: record has no relocation",
+			  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot);
+	if (!rec->zero && rec->target.off > t->sh.sh_size)
+		scan_fail(img, "%s+0x%llx: record points past the end of %s",
+			  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot, t->name);
+}
+
+size_t read_records(struct image *img, size_t rs, struct record **out)
+{
+	uint64_t size;
+	const uint8_t *bytes = section_bytes(img, rs, &size);
+	struct slot_reloc *relocs;
+	size_t n, nrelocs = slot_relocs(img, rs, &relocs);
+
+	if (size % img->ptr_size)
+		scan_fail(img, "%s: size %llu is not a multiple of %u", img->secs[rs].name,
+			  (unsigned long long)size, img->ptr_size);
+	n = size / img->ptr_size;
+	*out = scan_alloc(img, n, sizeof **out);
+	for (size_t i = 0; i < n; i++)
+		(*out)[i] = (struct record){ .rec_sec = rs, .slot = i * img->ptr_size, .zero = true,
+					     .value = load_le(bytes + i * img->ptr_size, img->ptr_size) };
+	for (size_t i = 0; i < nrelocs; i++)
+		apply_reloc(img, *out, &relocs[i]);
+	for (size_t i = 0; i < n; i++)
+		if (img->relocatable)
+			check_object_record(img, &(*out)[i]);
+		else
+			resolve_linked_record(img, &(*out)[i]);
+	return n;
+}

@@ -1,0 +1,71 @@
+/* pfe-scan-fuzz.c: libFuzzer entry point for pfe-scan (built by `make fuzz`
+ * as build/pfe-scan-fuzz, with AddressSanitizer and UBSan).
+ *
+ * Each input is read as an ELF file from memory and put through what every
+ * subcommand does to a file: list, verify --all, collect (records and calls
+ * to the first function), and sort (in memory; nothing is written).  Bad
+ * input must end in scan_fail()'s longjmp, never in a crash or a leak.
+ * Run: build/pfe-scan-fuzz -max_total_time=60 CORPUS_DIR SEED_DIR
+ * Debug a crash: build/pfe-scan-fuzz crash-<hash> (prints the stack), or
+ * build/pfe-scan list crash-<hash> for the plain tool's view of it.
+ */
+#include "pfe-scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define RECORDS "__patchable_function_entries"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc, (void)argv;
+	elf_version(EV_CURRENT);
+	return 0;
+}
+
+static void exercise(struct image *img, FILE *sink)
+{
+	struct verify_opts v = { .m = 2, .n = 1, .section = RECORDS, .all = true };
+	uint64_t *addrs;
+	size_t nrecords;
+
+	list_image(img, RECORDS, true, false, sink);
+	verify_image(img, &v, sink);
+	if (!img->relocatable)
+		collect_addresses(img, NULL, RECORDS, &addrs);
+	sort_image(img, RECORDS, &nrecords);
+	if (!img->relocatable && img->nfuncs)
+		collect_addresses(img, img->funcs[0].name, RECORDS, &addrs);
+}
+
+/* IMG lives in the caller: it must not be a local of the setjmp caller. */
+static void run(struct image *img, char *buf, size_t size, FILE *sink)
+{
+	jmp_buf on_error;
+
+	*img = (struct image){ .fd = -1, .on_error = &on_error };
+	if (!setjmp(on_error)) {
+		image_open_memory(img, buf, size);
+		exercise(img, sink);
+	}
+	image_close(img);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static FILE *sink;
+	struct image img;
+	char *buf = malloc(size ? size : 1);
+
+	if (!sink)
+		sink = fopen("/dev/null", "w");
+	if (!buf || !sink)
+		abort();
+	memcpy(buf, data, size);
+	run(&img, buf, size, sink);
+	free(buf);
+	return 0;
+}

@@ -1,0 +1,195 @@
+/* pfe-scan.c: command line of pfe-scan, the tool that reads, verifies,
+ * collects and sorts patchable-function-entry records (see pfe-scan.md for
+ * usage and pfe-scan.h for how the other files divide the work).
+ *
+ *   pfe-scan list [--json] [--section=NAME] FILE...
+ *   pfe-scan verify FILE --entry=M[,N] [--section=NAME] [--all] [--exclude=SYMBOL]...
+ *   pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]
+ *   pfe-scan sort [--section=NAME] FILE
+ *
+ * Exit status: 0 fine, 1 verify found problems, 2 bad usage or bad input
+ * (one line `pfe-scan: FILE: what is wrong` on stderr).
+ * Debug: `pfe-scan list --json FILE` shows everything the checks look at.
+ */
+#include "pfe-scan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DEFAULT_RECORDS "__patchable_function_entries"
+#define DEFAULT_TABLE "__mcount_loc"
+
+struct options {
+	const char *cmd;
+	const char **files;
+	size_t nfiles;
+	const char *section;	/* record section; collect: the table's section */
+	const char *records;	/* collect: record section read */
+	const char *output;
+	const char *symbol;
+	bool json;
+	bool have_entry;
+	struct verify_opts verify;
+};
+
+static _Noreturn void usage(const char *why)
+{
+	fprintf(stderr, "pfe-scan: %s\n"
+		"usage: pfe-scan list [--json] [--section=NAME] FILE...\n"
+		"       pfe-scan verify FILE --entry=M[,N] [--section=NAME] [--all] [--exclude=SYMBOL]...\n"
+		"       pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]\n"
+		"       pfe-scan sort [--section=NAME] FILE\n", why);
+	exit(2);
+}
+
+static bool parse_entry(const char *s, struct verify_opts *v)
+{
+	char *end;
+	unsigned long m = strtoul(s, &end, 10), n = 0;
+
+	if (end == s)
+		return false;
+	if (*end == ',') {
+		s = end + 1;
+		n = strtoul(s, &end, 10);
+		if (end == s)
+			return false;
+	}
+	if (*end || m > 65535 || n > m)
+		return false;
+	v->m = (unsigned)m;
+	v->n = (unsigned)n;
+	return true;
+}
+
+/* The value of ARG if it is --NAME=VALUE, else NULL. */
+static const char *value_of(const char *arg, const char *name)
+{
+	size_t len = strlen(name);
+
+	return !strncmp(arg, name, len) && arg[len] == '=' ? arg + len + 1 : NULL;
+}
+
+static void parse_option(struct options *o, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+
+	if (!strcmp(a, "--json"))
+		o->json = true;
+	else if (!strcmp(a, "--all"))
+		o->verify.all = true;
+	else if (!strcmp(a, "-o") && argv[*i + 1])
+		o->output = argv[++*i];
+	else if ((v = value_of(a, "--section")))
+		o->section = v;
+	else if ((v = value_of(a, "--records")))
+		o->records = v;
+	else if ((v = value_of(a, "--symbol")))
+		o->symbol = v;
+	else if ((v = value_of(a, "--exclude")))
+		o->verify.exclude[o->verify.nexclude++] = v;
+	else if ((v = value_of(a, "--entry"))) {
+		if (!parse_entry(v, &o->verify))
+			usage("--entry wants M or M,N with N <= M <= 65535");
+		o->have_entry = true;
+	} else
+		usage("unknown option");
+}
+
+static void parse_args(struct options *o, int argc, char **argv)
+{
+	if (argc < 2)
+		usage("no subcommand");
+	o->cmd = argv[1];
+	o->files = calloc((size_t)argc, sizeof *o->files);
+	o->verify.exclude = calloc((size_t)argc, sizeof *o->verify.exclude);
+	if (!o->files || !o->verify.exclude)
+		usage("out of memory");
+	for (int i = 2; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1])
+			parse_option(o, argv, &i);
+		else
+			o->files[o->nfiles++] = argv[i];
+	if (!o->section)
+		o->section = strcmp(o->cmd, "collect") ? DEFAULT_RECORDS : DEFAULT_TABLE;
+	o->verify.section = o->section;
+}
+
+static void check_args(const struct options *o)
+{
+	if (!o->nfiles)
+		usage("no FILE");
+	if (!strcmp(o->cmd, "list"))
+		return;
+	if (o->nfiles > 1)
+		usage("one FILE only");
+	if (!strcmp(o->cmd, "verify") && !o->have_entry)
+		usage("verify needs --entry=M,N");
+	else if (!strcmp(o->cmd, "collect") && !o->output)
+		usage("collect needs -o TABLE.o");
+	else if (strcmp(o->cmd, "verify") && strcmp(o->cmd, "collect") && strcmp(o->cmd, "sort"))
+		usage("unknown subcommand");
+}
+
+static int run_command(const struct options *o, struct image *img, bool name_file)
+{
+	if (!strcmp(o->cmd, "list")) {
+		list_image(img, o->section, o->json, name_file, stdout);
+	} else if (!strcmp(o->cmd, "verify")) {
+		return verify_image(img, &o->verify, stdout) ? 1 : 0;
+	} else if (!strcmp(o->cmd, "collect")) {
+		uint64_t *addrs;
+		size_t n = collect_addresses(img, o->symbol, o->records ? o->records : DEFAULT_RECORDS,
+					     &addrs);
+
+		write_table(img, o->output, o->section, addrs, n);
+		printf("%s: %zu addresses in %s\n", o->output, n, o->section);
+	} else {
+		size_t nrecords, zeroed = sort_image(img, o->section, &nrecords);
+
+		image_write(img);
+		printf("%s: sorted %zu records, zeroed %zu\n", img->path, nrecords, zeroed);
+	}
+	return 0;
+}
+
+/* Run the command on one file; IMG lives in the caller so that it is not
+ * a local of the function that calls setjmp. */
+static int run_file(const struct options *o, const char *path, bool name_file, struct image *img)
+{
+	jmp_buf on_error;
+	int status;
+
+	*img = (struct image){ .fd = -1, .on_error = &on_error };
+	if (setjmp(on_error)) {
+		fflush(stdout);
+		fprintf(stderr, "pfe-scan: %s: %s\n", path, img->error);
+		image_close(img);
+		return 2;
+	}
+	image_open(img, path, !strcmp(o->cmd, "sort"));
+	status = run_command(o, img, name_file);
+	image_close(img);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	int status = 0;
+
+	parse_args(&o, argc, argv);
+	check_args(&o);
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		usage("libelf is too old");
+	for (size_t i = 0; i < o.nfiles; i++) {
+		struct image img;
+		int s = run_file(&o, o.files[i], o.nfiles > 1, &img);
+
+		if (s > status)
+			status = s;
+	}
+	free(o.files);
+	free(o.verify.exclude);
+	return status;
+}

@@ -1,0 +1,187 @@
+/* pfe-scan.h: what the parts of pfe-scan share.
+ *
+ * pfe-scan reads, verifies, collects and sorts patchable-function-entry
+ * records (pfe-scan.md says how to use it).  The parts, by job:
+ *   pfe-scan-elf.c      open an ELF file: sections, function symbols, records
+ *   pfe-scan-arch.c     each target's NOP, landing pad and call encodings
+ *   pfe-scan-site.c     what sits at a record: function, pre/post NOPs, kind
+ *   pfe-scan.c          main: options, one file at a time
+ *   pfe-scan-list.c     `list` and `verify`
+ *   pfe-scan-collect.c  `collect`: the post-link address table object
+ *   pfe-scan-sort.c     `sort`: sort and zero records in place
+ *   pfe-scan-fuzz.c     libFuzzer entry point (make fuzz)
+ *
+ * Errors in the input never crash: they go through scan_fail(), which
+ * longjmps to the handler the caller installed in image.on_error.  To debug,
+ * build with `make build/pfe-scan SCAN_CFLAGS='-O0 -g'` and break on
+ * scan_fail in gdb.  Only little-endian ELF is read (all four targets are).
+ */
+#ifndef PFE_SCAN_H
+#define PFE_SCAN_H
+
+#include <gelf.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A decoded call instruction. */
+struct call {
+	uint64_t target;   /* address the call goes to (linked files) */
+	size_t reloc_off;  /* where its relocation sits, from the insn start (objects) */
+};
+
+/* One target: how its instructions are spelled. */
+struct arch {
+	unsigned machine;       /* EM_* */
+	unsigned elfclass;      /* ELFCLASS32 or ELFCLASS64 */
+	unsigned insn_align;    /* instructions start at multiples of this */
+	unsigned abs_reloc;     /* type of a record's relocation in an object */
+	unsigned relative_reloc;/* type of a record's dynamic relocation in a PIE/DSO */
+	/* Length of the NOP at P (0 if none); *UNITS is what it counts as in
+	 * -fpatchable-function-entry's M and N. */
+	size_t (*nop)(const uint8_t *p, size_t avail, unsigned *units);
+	/* Length of the landing pad at P (0 if none), and its name. */
+	size_t (*landing_pad)(const uint8_t *p, size_t avail, const char **name);
+	/* Length of the call at P, an address PC (0 if not a call). */
+	size_t (*call)(const uint8_t *p, size_t avail, uint64_t pc, struct call *out);
+};
+
+const struct arch *arch_find(unsigned machine, unsigned elfclass);
+
+struct reloc {
+	uint64_t offset;
+	const char *symbol; /* name of the symbol it refers to */
+};
+
+struct section {
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+	const char *name;
+	const char *group;       /* COMDAT group signature, or "" */
+	const uint8_t *bytes;    /* contents, loaded on first use */
+	bool loaded;
+	struct reloc *relocs;    /* relocations applying to it, by offset (objects) */
+	size_t nrelocs;
+	bool relocs_loaded;
+};
+
+struct func {
+	const char *name;
+	size_t sec;
+	uint64_t off;            /* offset in section sec */
+	uint64_t size;
+	bool local;
+};
+
+/* Where something is: a section and an offset in it. */
+struct location {
+	size_t sec;
+	uint64_t off;
+};
+
+struct record {
+	size_t rec_sec;          /* the record section holding it */
+	uint64_t slot;           /* offset of the record in that section */
+	bool zero;               /* zeroed or unrelocated: points nowhere */
+	struct location target;  /* valid unless zero */
+	uint64_t value;          /* target as link-time address, or offset in an object */
+};
+
+struct arena;
+
+struct image {
+	const char *path;
+	Elf *elf;
+	int fd;
+	uint64_t filesize;
+	GElf_Ehdr eh;
+	const struct arch *arch;
+	bool relocatable;        /* ET_REL: records are resolved through relocations */
+	unsigned ptr_size;
+	struct section *secs;
+	size_t nsecs;
+	struct func *funcs;      /* STT_FUNC symbols, sorted by location */
+	size_t nfuncs;
+	size_t symtab;           /* the symbol table read (0: none) */
+	struct arena *arena;
+	jmp_buf *on_error;       /* where scan_fail() goes */
+	char error[256];         /* scan_fail()'s message */
+};
+
+/* pfe-scan-elf.c */
+_Noreturn void scan_fail(struct image *img, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void *scan_alloc(struct image *img, size_t count, size_t size);
+void image_open(struct image *img, const char *path, bool writable);
+void image_open_memory(struct image *img, char *buf, size_t size);
+void image_write(struct image *img);
+void image_close(struct image *img);
+const uint8_t *section_bytes(struct image *img, size_t sec, uint64_t *size);
+Elf_Data *section_data(struct image *img, size_t sec);
+const struct reloc *reloc_at(struct image *img, size_t sec, uint64_t off);
+bool is_code(const struct image *img, size_t sec);
+bool find_section_by_addr(const struct image *img, uint64_t addr, size_t *sec);
+uint64_t location_addr(const struct image *img, struct location loc);
+const struct func *func_at(const struct image *img, struct location loc);
+const struct func *func_before(const struct image *img, struct location loc);
+const struct func *func_containing(const struct image *img, struct location loc);
+uint64_t next_func_off(const struct image *img, const struct func *f);
+bool find_symbol_addr(struct image *img, const char *name, uint64_t *addr);
+size_t record_sections(struct image *img, const char *name, size_t **out);
+size_t read_records(struct image *img, size_t rec_sec, struct record **out);
+
+/* A relocation that applies to a record slot. */
+struct slot_reloc {
+	size_t rsec;             /* the relocation section */
+	size_t index;            /* its entry number there */
+	bool is_rela;
+	GElf_Rela rela;          /* r_offset made an offset in the record section;
+				    r_addend 0 for REL */
+};
+size_t slot_relocs(struct image *img, size_t rec_sec, struct slot_reloc **out);
+void update_slot_reloc(struct image *img, size_t rec_sec, const struct slot_reloc *r);
+uint64_t load_le(const uint8_t *p, unsigned size);
+void store_le(uint8_t *p, unsigned size, uint64_t v);
+
+/* pfe-scan-site.c */
+enum site_kind { KIND_NOPS, KIND_CALL, KIND_UNKNOWN };
+
+struct site {
+	const struct func *func;  /* NULL: no function entry behind the NOPs */
+	uint64_t pre, post;       /* NOP bytes before the label / after the pad */
+	unsigned pre_nops, post_nops; /* the same in NOP units (M, N) */
+	const char *landing;      /* landing pad at the entry, or "" */
+	uint64_t landing_len;
+	const char *pad_after_nops; /* landing pad found after the post NOPs, or NULL */
+	bool at_pad;              /* the record points at the landing pad, not a NOP */
+	enum site_kind kind;
+	const char *call_target;  /* KIND_CALL: the called symbol */
+};
+
+void describe_site(struct image *img, const struct record *rec, struct site *site);
+const char *kind_name(enum site_kind kind);
+bool points_into_function(struct image *img, const struct record *rec);
+
+/* pfe-scan-list.c */
+struct verify_opts {
+	unsigned m, n;
+	const char *section;
+	bool all;
+	const char **exclude;
+	size_t nexclude;
+};
+void list_image(struct image *img, const char *section, bool json, bool name_file, FILE *out);
+unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *out);
+
+/* pfe-scan-collect.c */
+size_t collect_addresses(struct image *img, const char *symbol, const char *section,
+			 uint64_t **out);
+void write_table(struct image *img, const char *path, const char *section,
+		 const uint64_t *addrs, size_t n);
+
+/* pfe-scan-sort.c: returns the number of records zeroed. */
+size_t sort_image(struct image *img, const char *section, size_t *nrecords);
+
+#endif
