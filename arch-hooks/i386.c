@@ -18,6 +18,7 @@ static const struct pfe_arch x86_64_arch = {
 	3,
 	"@progbits",
 	x86_landing_pads,
+	NULL, NULL,
 	/* r11: call-clobbered and not used for arguments; r10 is the static
 	 * chain of nested functions, so a patch must preserve it. */
 	1, { R11_REG },
@@ -30,6 +31,7 @@ static const struct pfe_arch i386_arch = {
 	2,
 	"@progbits",
 	x86_landing_pads,
+	NULL, NULL,
 	/* No register is free at an i386 entry: all may carry arguments
 	 * (regparm, fastcall) or the static chain. */
 	0, { 0 },

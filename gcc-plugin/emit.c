@@ -46,10 +46,13 @@ static void put_record_and_label(FILE *out, const struct pfe_plan *plan)
 		plan->label_no);
 }
 
-/* The area after the label, as text (only called when plan->post > 0); the
- * record comes with it when no NOPs precede the label. */
-static void put_post_area(FILE *out, const struct pfe_plan *plan)
+/* The area after the label, as text (only called when plan->post > 0): a
+ * landing pad if the target needs one in front of the NOPs, the record
+ * when no NOPs precede the label, the NOPs. */
+static void put_post_area(FILE *out, const struct pfe_plan *plan, bool pad)
 {
+	if (pad)
+		fputs(pfe_arch->landing_pad_text, out);
 	if (plan->pre == 0)
 		put_record_and_label(out, plan);
 	put_nops(out, plan->post);
@@ -80,12 +83,18 @@ bool pfe_is_landing_pad(const char *asm_text)
 	return false;
 }
 
-static bool insn_is_landing_pad(pfe_insn insn)
+/* The assembler template of a recognized insn, or NULL. */
+const char *pfe_insn_template(pfe_insn insn)
 {
 	if (!NONJUMP_INSN_P(insn) || GET_CODE(PATTERN(insn)) == ASM_INPUT ||
 	    pfe_recog_memoized(insn) < 0)
-		return false;
-	const char *tmpl = get_insn_template(INSN_CODE(insn), insn);
+		return NULL;
+	return get_insn_template(INSN_CODE(insn), insn);
+}
+
+static bool insn_is_landing_pad(pfe_insn insn)
+{
+	const char *tmpl = pfe_insn_template(insn);
 	return tmpl && pfe_is_landing_pad(tmpl);
 }
 
@@ -102,13 +111,17 @@ static pfe_insn first_code_insn(void)
 
 static void insert_post_area(const struct pfe_plan *plan)
 {
+	pfe_insn first = first_code_insn();
+	bool after_pad = first && insn_is_landing_pad(first);
+	bool add_pad = !after_pad && first && pfe_arch->displaced_landing_pad &&
+		       pfe_arch->displaced_landing_pad(first);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 
 	if (!out)
 		pfe_fatal("pfe: %qD: out of memory", plan->decl);
-	put_post_area(out, plan);
+	put_post_area(out, plan, add_pad);
 	fclose(out);
 	/* final puts a tab before asm text and a newline after it. */
 	if (len && text[len - 1] == '\n')
@@ -116,8 +129,7 @@ static void insert_post_area(const struct pfe_plan *plan)
 
 	rtx area = pfe_gen_asm_text(text + strspn(text, "\t"));
 	free(text);
-	pfe_insn first = first_code_insn();
-	if (first && insn_is_landing_pad(first))
+	if (after_pad)
 		emit_insn_after(area, first);
 	else
 		emit_insn_before(area, first ? first : get_insns());
@@ -217,7 +229,7 @@ static void pfe_output_mi_thunk(FILE *out, tree thunk, HOST_WIDE_INT delta,
 		IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(thunk)));
 	const char *pos = thunk_area_position(text, name);
 	fwrite(text, 1, pos - text, out);
-	put_post_area(out, plan);
+	put_post_area(out, plan, false);
 	fputs(pos, out);
 	free(text);
 }

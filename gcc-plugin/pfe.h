@@ -36,6 +36,12 @@ struct pfe_arch {
 	/* Instructions that must stay first at the entry (IBT/BTI landing
 	 * pads): the NOPs after the label follow them.  NULL-terminated. */
 	const char *const *landing_pads;
+	/* Where an entry instruction is also an implicit landing pad (aarch64
+	 * PACIASP under BTI): true when FIRST, the entry's first insn, is one
+	 * that the NOPs would displace; landing_pad_text then goes before
+	 * them.  NULL where there is no such instruction. */
+	bool (*displaced_landing_pad)(pfe_insn first);
+	const char *landing_pad_text;
 	/* Call-clobbered registers a run-time patch of the entry may use;
 	 * callers must not keep values in them across a call (IPA-RA). */
 	unsigned int n_scratch;
@@ -66,5 +72,6 @@ void pfe_register_attribute(void *event_data, void *data);
 void pfe_emit_init(void);
 void pfe_register_entry_pass(const char *plugin_name);
 bool pfe_is_landing_pad(const char *asm_text);
+const char *pfe_insn_template(pfe_insn insn);
 
 #endif /* PFE_H */

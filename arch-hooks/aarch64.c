@@ -1,0 +1,53 @@
+/* arch-hooks/aarch64.c: target facts for GCC's aarch64 back end.
+ *
+ * NOPs are 4 bytes; records are .8byte.  With -mbranch-protection the
+ * entry starts with BTI C (GCC prints it as "hint 34 // bti c"): the NOPs
+ * after the label follow it, as GCC 13+ place them.
+ * A function that starts with PACIASP/PACIBSP has no BTI C: the PAC
+ * instruction is an implicit one, but only at the entry.  With NOPs in
+ * front of it, a BTI C goes before the NOPs when the function may be
+ * called indirectly (GCC 13+ do the same).
+ * Scratch: x9 holds the return address across the patched call
+ * (mov x9, x30; bl ftrace_caller, the arm64 kernel's sequence) and x30 is
+ * what the bl writes.
+ *
+ * Debugging: aarch64-linux-gnu-gcc -S -mbranch-protection=standard.
+ */
+#include "../gcc-plugin/pfe.h"
+#include "tm_p.h"
+#include "cgraph.h"
+
+static const char *const aarch64_landing_pads[] = {
+	"hint\t34", "hint #34", "bti\tc", "bti c", NULL
+};
+
+/* PACIASP (hint 25) or PACIBSP (hint 27) first, under BTI, in a function
+ * that may be reached by an indirect call. */
+static bool aarch64_displaced_landing_pad(pfe_insn first)
+{
+	const char *tmpl = pfe_insn_template(first);
+
+	return tmpl && aarch64_bti_enabled() &&
+	       (!strncmp(tmpl, "hint\t25", 7) || !strncmp(tmpl, "hint\t27", 7)) &&
+	       !cgraph_node::get(current_function_decl)->only_called_directly_p();
+}
+
+static const struct pfe_arch aarch64_arch = {
+	"aarch64",
+	"\tnop\n",
+	"\t.8byte\t",
+	3,
+	"@progbits",
+	aarch64_landing_pads,
+	aarch64_displaced_landing_pad, "\thint\t34 // bti c\n",
+	2, { R9_REGNUM, R30_REGNUM },
+};
+
+const struct pfe_arch *pfe_arch_select(const char **why)
+{
+	if (TARGET_ILP32) {
+		*why = "aarch64 -mabi=ilp32";
+		return NULL;
+	}
+	return &aarch64_arch;
+}
