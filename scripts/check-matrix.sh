@@ -6,7 +6,8 @@
 # The differential test (pfe.diff) is what costs: normal builds run it on
 # the own corpus and csmith programs at every -O level and M,N; LEGACY
 # builds (whose emitting code is the same) at -O2 only; the sqlite3
-# amalgamation runs on one compiler per target (PFE_DIFF=sqlite).
+# amalgamation runs on one compiler per target (PFE_DIFF=sqlite): gcc-13 for
+# x86_64, the GCC 12 cross compilers for aarch64 and riscv64.
 #
 # Debug: PFE_MATRIX="gcc-12 gcc-12 - - full" scripts/check-matrix.sh runs one
 # line of the table; each run's logs are in build/check/NAME/pfe.log.
@@ -14,7 +15,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$top"
 
-# name compiler legacy cflags diff
+# name compiler legacy cflags(comma-separated) diff
 DEFAULT_MATRIX="
 gcc-13 gcc-13 - - sqlite
 gcc-12 gcc-12 - - full
@@ -25,6 +26,10 @@ gcc-14 gcc-14 - - full
 gcc-15 gcc-15 - - full
 gcc-16 gcc-16 - - full
 gcc-12-m32 gcc-12 - -m32 full
+aarch64-linux-gnu-gcc aarch64-linux-gnu-gcc - - sqlite
+aarch64-linux-gnu-gcc-11 aarch64-linux-gnu-gcc-11 - - full
+riscv64-linux-gnu-gcc riscv64-linux-gnu-gcc - - sqlite
+riscv64-rv64g riscv64-linux-gnu-gcc - -march=rv64g,-mabi=lp64d full
 gcc-9-legacy gcc-9 1 - quick
 gcc-10-legacy gcc-10 1 - quick
 gcc-11-legacy gcc-11 1 - quick
@@ -34,6 +39,9 @@ gcc-14-legacy gcc-14 1 - quick
 gcc-15-legacy gcc-15 1 - quick
 gcc-16-legacy gcc-16 1 - quick
 gcc-12-m32-legacy gcc-12 1 -m32 quick
+aarch64-linux-gnu-gcc-legacy aarch64-linux-gnu-gcc 1 - quick
+aarch64-linux-gnu-gcc-11-legacy aarch64-linux-gnu-gcc-11 1 - quick
+riscv64-linux-gnu-gcc-legacy riscv64-linux-gnu-gcc 1 - quick
 "
 MATRIX=${PFE_MATRIX:-$DEFAULT_MATRIX}
 JOBS=${PFE_JOBS:-2}
@@ -45,6 +53,7 @@ echo "$MATRIX" | grep -v '^$' | xargs -P "$JOBS" -L 1 sh -c '
 	name=$0 cc=$1 legacy=$2 cflags=$3 diff=$4
 	[ "$legacy" = - ] && legacy=
 	[ "$cflags" = - ] && cflags=
+	cflags=$(echo "$cflags" | tr , " ")
 	PFE_DIFF=$diff scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags" > "build/check-$name.summary" 2>&1 ||
 		echo "run-suite.sh failed" >> "build/check-$name.summary"'
 

@@ -27,8 +27,9 @@ HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
  gcc-11 g++-11 gcc-11-plugin-dev gcc-12 g++-12 gcc-12-plugin-dev gcc-12-multilib
  gcc-9 g++-9 gcc-9-plugin-dev gcc-10 g++-10 gcc-10-plugin-dev
  qemu-user libcsmith-dev time clang-14 libclang-rt-14-dev
+ gcc-aarch64-linux-gnu g++-aarch64-linux-gnu gcc-riscv64-linux-gnu g++-riscv64-linux-gnu
  gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
- gcc-11-aarch64-linux-gnu gcc-11-plugin-dev-aarch64-linux-gnu
+ gcc-11-aarch64-linux-gnu g++-11-aarch64-linux-gnu gcc-11-plugin-dev-aarch64-linux-gnu
  gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
  libc6-dev-arm64-cross libc6-dev-riscv64-cross"
 

@@ -16,7 +16,10 @@ ccname=$cc
 build=build/$ccname${legacy:+-legacy}
 $wrap make -s CC="$cc" ${legacy:+LEGACY=1} >/dev/null
 make -s build/pfe-scan
-case $($wrap $cc -dumpmachine) in
+machine=$($wrap $cc -dumpmachine)
+objdump=objdump
+command -v "$machine-objdump" >/dev/null && objdump=$machine-objdump
+case $machine in
 x86_64-*) target=x86_64 ;;
 aarch64-*) target=aarch64 ;;
 riscv64-*) target=riscv64 ;;
@@ -39,6 +42,6 @@ runtest --tool pfe --srcdir "$top/testsuite" \
 	PFE_CC="$wrap $cc" PFE_PLUGIN="$top/$build/pfe.so" \
 	PFE_SCAN="$top/build/pfe-scan" PFE_TARGET="$target" \
 	PFE_CFLAGS="$cflags" PFE_RUN="$run" PFE_NATIVE="$native" \
-	PFE_CORPUS="${PFE_CORPUS:-/var/lib/pfe/corpus}" PFE_DIFF="$diff" \
+	PFE_OBJDUMP="$objdump" PFE_CORPUS="${PFE_CORPUS:-/var/lib/pfe/corpus}" PFE_DIFF="$diff" \
 	${RUNTESTFLAGS:-} > runtest.out 2>&1 || true
 sed -n '/=== pfe Summary ===/,$p' pfe.sum
