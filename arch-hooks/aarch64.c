@@ -16,20 +16,36 @@
 #include "../gcc-plugin/pfe.h"
 #include "tm_p.h"
 #include "cgraph.h"
+#include "insn-flags.h"
+#include "insn-codes.h"
 
 static const char *const aarch64_landing_pads[] = {
 	"hint\t34", "hint #34", "bti\tc", "bti c", NULL
 };
 
-/* PACIASP (hint 25) or PACIBSP (hint 27) first, under BTI, in a function
- * that may be reached by an indirect call. */
+/* BTI C (GCC 10+). */
+static bool aarch64_is_landing_pad(pfe_insn insn)
+{
+#ifdef HAVE_bti_c
+	return pfe_insn_code(insn) == CODE_FOR_bti_c;
+#else
+	return false;
+#endif
+}
+
+/* PACIASP or PACIBSP first, under BTI, in a function that may be reached
+ * by an indirect call. */
 static bool aarch64_displaced_landing_pad(pfe_insn first)
 {
-	const char *tmpl = pfe_insn_template(first);
+#if defined(HAVE_bti_c) && defined(HAVE_paciasp) && defined(HAVE_pacibsp)
+	int code = pfe_insn_code(first);
 
-	return tmpl && aarch64_bti_enabled() &&
-	       (!strncmp(tmpl, "hint\t25", 7) || !strncmp(tmpl, "hint\t27", 7)) &&
+	return (code == CODE_FOR_paciasp || code == CODE_FOR_pacibsp) &&
+	       aarch64_bti_enabled() &&
 	       !cgraph_node::get(current_function_decl)->only_called_directly_p();
+#else
+	return false;
+#endif
 }
 
 static const struct pfe_arch aarch64_arch = {
@@ -38,6 +54,7 @@ static const struct pfe_arch aarch64_arch = {
 	"\t.8byte\t",
 	3,
 	"@progbits",
+	aarch64_is_landing_pad,
 	aarch64_landing_pads,
 	aarch64_displaced_landing_pad, "\thint\t34 // bti c\n",
 	2, { R9_REGNUM, R30_REGNUM },

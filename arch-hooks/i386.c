@@ -8,8 +8,20 @@
  * directive and the ENDBR handling all come from here.
  */
 #include "../gcc-plugin/pfe.h"
+#include "insn-flags.h"
+#include "insn-codes.h"
 
 static const char *const x86_landing_pads[] = { "endbr64", "endbr32", NULL };
+
+/* ENDBR64/ENDBR32 (GCC 8+; older GCCs have no CET). */
+static bool x86_is_landing_pad(pfe_insn insn)
+{
+#ifdef HAVE_nop_endbr
+	return pfe_insn_code(insn) == CODE_FOR_nop_endbr;
+#else
+	return false;
+#endif
+}
 
 static const struct pfe_arch x86_64_arch = {
 	"x86_64",
@@ -17,6 +29,7 @@ static const struct pfe_arch x86_64_arch = {
 	"\t.quad\t",
 	3,
 	"@progbits",
+	x86_is_landing_pad,
 	x86_landing_pads,
 	NULL, NULL,
 	/* r11: call-clobbered and not used for arguments; r10 is the static
@@ -30,6 +43,7 @@ static const struct pfe_arch i386_arch = {
 	"\t.long\t",
 	2,
 	"@progbits",
+	x86_is_landing_pad,
 	x86_landing_pads,
 	NULL, NULL,
 	/* No register is free at an i386 entry: all may carry arguments

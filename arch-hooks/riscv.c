@@ -19,6 +19,7 @@ static const struct pfe_arch riscv64_arch = {
 	"\t.8byte\t",
 	3,
 	"@progbits",
+	NULL,
 	riscv_landing_pads,
 	NULL, NULL,
 	2, { T0_REGNUM, T1_REGNUM },

@@ -83,19 +83,22 @@ bool pfe_is_landing_pad(const char *asm_text)
 	return false;
 }
 
-/* The assembler template of a recognized insn, or NULL. */
-const char *pfe_insn_template(pfe_insn insn)
+/* The insn code of INSN (recognizing it if need be), or -1 for anything
+ * that is not a plain recognizable insn.  Arch hooks compare it with
+ * CODE_FOR_* values.  (Reading an insn's output template instead is not
+ * safe: many templates are C code that needs extracted operands.) */
+int pfe_insn_code(pfe_insn insn)
 {
 	if (!NONJUMP_INSN_P(insn) || GET_CODE(PATTERN(insn)) == ASM_INPUT ||
-	    pfe_recog_memoized(insn) < 0)
-		return NULL;
-	return get_insn_template(INSN_CODE(insn), insn);
+	    GET_CODE(PATTERN(insn)) == USE || GET_CODE(PATTERN(insn)) == CLOBBER)
+		return -1;
+	return pfe_recog_memoized(insn);
 }
 
 static bool insn_is_landing_pad(pfe_insn insn)
 {
-	const char *tmpl = pfe_insn_template(insn);
-	return tmpl && pfe_is_landing_pad(tmpl);
+	return pfe_arch->is_landing_pad && pfe_insn_code(insn) >= 0 &&
+	       pfe_arch->is_landing_pad(insn);
 }
 
 /* The first insn that will produce code or a label. */

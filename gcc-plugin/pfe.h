@@ -34,7 +34,10 @@ struct pfe_arch {
 	unsigned int pointer_log2;	/* record alignment */
 	const char *section_type;	/* "@progbits" or "%progbits" */
 	/* Instructions that must stay first at the entry (IBT/BTI landing
-	 * pads): the NOPs after the label follow them.  NULL-terminated. */
+	 * pads): the NOPs after the label follow them.  As insns (a
+	 * recognized insn: pfe_insn_code() is valid), and as the assembler
+	 * text C++ thunks are printed in (NULL-terminated prefixes). */
+	bool (*is_landing_pad)(pfe_insn insn);
 	const char *const *landing_pads;
 	/* Where an entry instruction is also an implicit landing pad (aarch64
 	 * PACIASP under BTI): true when FIRST, the entry's first insn, is one
@@ -72,6 +75,6 @@ void pfe_register_attribute(void *event_data, void *data);
 void pfe_emit_init(void);
 void pfe_register_entry_pass(const char *plugin_name);
 bool pfe_is_landing_pad(const char *asm_text);
-const char *pfe_insn_template(pfe_insn insn);
+int pfe_insn_code(pfe_insn insn);
 
 #endif /* PFE_H */

@@ -4,4 +4,4 @@
 /* { dg-options "-O2 -fplugin-arg-pfe-entry=2,1" } */
 __attribute__((section(".text.mine"))) int mine(int x) { return x ^ 5; }
 /* { dg-final { pfe-asm-layout mine 1 1 } } */
-/* { dg-final { scan-assembler {\.section\t\.text\.mine[^\n]*\n(\t\.p2align[^\n]*\n)?\t\.pushsection\t__patchable} } } */
+/* { dg-final { scan-assembler {\.section\t\.text\.mine[^\n]*\n(\t\.(p2)?align[^\n]*\n)*\t\.pushsection\t__patchable} } } */

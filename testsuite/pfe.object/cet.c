@@ -6,4 +6,4 @@ int a(int x) { return x + 1; }
 static int b(int x) { return x + 2; }
 int (*pb)(int) = b;
 /* { dg-final { pfe-verify --entry=4,1 --all } } */
-/* { dg-final { pfe-layout a 1 3 } } */
+/* { dg-final { pfe-nops a 1 3 } } */

@@ -7,9 +7,9 @@ int (*p)(int) = s;
 __attribute__((patchable_function_entry(3, 1))) int own(int x) { return x; }
 __attribute__((patchable_function_entry(0, 0))) int none(int x) { return x; }
 int main(void) { return g(1) + own(2) - 4; }
-/* { dg-final { pfe-layout g 2 3 } } */
-/* { dg-final { pfe-layout s 2 3 } } */
-/* { dg-final { pfe-layout main 2 3 } } */
-/* { dg-final { pfe-layout own 1 2 } } */
+/* { dg-final { pfe-nops g 2 3 } } */
+/* { dg-final { pfe-nops s 2 3 } } */
+/* { dg-final { pfe-nops main 2 3 } } */
+/* { dg-final { pfe-nops own 1 2 } } */
 /* { dg-final { pfe-records g s main own } } */
 /* { dg-final { pfe-linked } } */
