@@ -74,15 +74,6 @@ static void pfe_begin_function(tree fndecl)
 	gcc_begin_function(fndecl);
 }
 
-bool pfe_is_landing_pad(const char *asm_text)
-{
-	asm_text += strspn(asm_text, " \t");
-	for (const char *const *pad = pfe_arch->landing_pads; *pad; pad++)
-		if (!strncmp(asm_text, *pad, strlen(*pad)))
-			return true;
-	return false;
-}
-
 /* The insn code of INSN (recognizing it if need be), or -1 for anything
  * that is not a plain recognizable insn.  Arch hooks compare it with
  * CODE_FOR_* values.  (Reading an insn's output template instead is not
@@ -167,6 +158,16 @@ static unsigned int pfe_entry_execute(void)
 	return 0;
 }
 
+/* A line of thunk text that starts with a landing pad. */
+static bool text_is_landing_pad(const char *asm_text)
+{
+	asm_text += strspn(asm_text, " \t");
+	for (const char *const *pad = pfe_arch->landing_pads; *pad; pad++)
+		if (!strncmp(asm_text, *pad, strlen(*pad)))
+			return true;
+	return false;
+}
+
 /* The text just after the line "NAME:" in TEXT, or TEXT itself.  Since
  * GCC 4.9 (at least up to 16) the target's output_mi_thunk prints the
  * function's start, pre area included, itself. */
@@ -196,7 +197,7 @@ static const char *thunk_area_position(const char *text, const char *name)
 		const char *s = line + strspn(line, " \t");
 		bool is_label = eol > s && eol[-1] == ':';
 		if (*s != '.' && *s != '#' && s != eol && !is_label) {
-			if (pfe_is_landing_pad(s))
+			if (text_is_landing_pad(s))
 				return *eol ? eol + 1 : eol;
 			return line;
 		}

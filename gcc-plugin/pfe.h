@@ -74,7 +74,6 @@ void pfe_register_attribute(void *event_data, void *data);
 /* emit.c */
 void pfe_emit_init(void);
 void pfe_register_entry_pass(const char *plugin_name);
-bool pfe_is_landing_pad(const char *asm_text);
 int pfe_insn_code(pfe_insn insn);
 
 #endif /* PFE_H */
