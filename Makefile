@@ -9,7 +9,10 @@
 # The plugin is compiled by the host C++ compiler that matches CC
 # (g++-N for gcc-N, else g++) against CC's plugin headers.  V=1 echoes.
 
-CC ?= gcc
+# make's built-in default CC is cc: pfe's is gcc.
+ifeq ($(origin CC),default)
+CC := gcc
+endif
 PREFIX ?= /usr/local
 CC_NAME := $(notdir $(firstword $(CC)))
 BUILD := build/$(CC_NAME)$(if $(LEGACY),-legacy)

@@ -10,17 +10,18 @@ set -x
 $cc -O2 -fplugin="$plugin" -fplugin-arg-pfe-entry=4,2 -o "$out/demo" "$top/scripts/demo.c"
 { set +x; } 2>/dev/null
 echo
-echo "== Two NOPs before each entry label, two after it:"
-objdump -d --no-show-raw-insn "$out/demo" | awk '/^$/ { p = 0 } /<(square|add|main)>:/ { p = 1; print prev } p { print } { prev = $0 }' | grep -v '^--'
+echo "== The records (pfe-scan list): function, first NOP, bytes before/after the entry:"
+"$top/build/pfe-scan" list "$out/demo"
 echo
-echo "== The records: one pointer per function, to its first NOP:"
-readelf -W -x __patchable_function_entries "$out/demo"
-readelf -W -r "$out/demo" | grep -A1 -i 'relative' | head -5 || true
-if [ -x "$top/build/pfe-scan" ]; then
-	echo
-	echo "== pfe-scan list:"
-	"$top/build/pfe-scan" list "$out/demo"
-fi
+echo "== The code at each record: two NOPs, the entry label, two NOPs:"
+"$top/build/pfe-scan" list --json "$out/demo" | sed 's/.*"address":\([0-9]*\).*/\1/' |
+while read -r addr; do
+	objdump -d --no-show-raw-insn --start-address="$addr" --stop-address=$((addr + 8)) "$out/demo" |
+		sed -n '/^[0-9a-f]* <.*>:$/,$p'
+done
+echo
+echo "== The record section, as stored in the file (little-endian pointers):"
+readelf -W -x __patchable_function_entries "$out/demo" | sed 1,2d
 echo
 echo "== Running it:"
 "$out/demo"
