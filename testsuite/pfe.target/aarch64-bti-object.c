@@ -1,0 +1,27 @@
+/* aarch64 -mbranch-protection=standard, entry=3,1, in the object: each
+   record points 4 bytes (one NOP) before its function; after the label,
+   BTI C where GCC puts one, then 8 bytes (two NOPs). */
+/* { dg-do assemble } */
+/* { dg-require-target aarch64 } */
+/* { dg-options "-O2 -mbranch-protection=standard -fplugin-arg-pfe-entry=3,1" } */
+extern int ext(int);
+int leaf(int x) { return x * 7; }
+int nonleaf(int x) { return ext(x) + 1; }
+__attribute__((noinline)) static int direct(int x) { return ext(x) + 2; }
+int call_direct(int x) { return direct(x) * 3; }
+static int taken(int x) { return x * 3; }
+int (*p)(int) = taken;
+/* { dg-final { pfe-verify --entry=3,1 --all } } */
+/* { dg-final { pfe-layout leaf 4 8 } } */
+/* { dg-final { pfe-layout nonleaf 4 8 } } */
+/* { dg-final { pfe-layout direct 4 8 } } */
+/* { dg-final { pfe-layout call_direct 4 8 } } */
+/* { dg-final { pfe-layout taken 4 8 } } */
+/* { dg-final { pfe-target-landing leaf bti } } */
+/* { dg-final { pfe-target-landing nonleaf bti } } */
+/* { dg-final { pfe-target-landing call_direct bti } } */
+/* { dg-final { pfe-target-landing taken bti } } */
+/* { dg-final { pfe-target-landing direct "" } } */
+/* { dg-final { pfe-target-after-area nonleaf d503233f } } */
+/* { dg-final { pfe-target-after-area direct d503233f } } */
+/* { dg-final { pfe-linked } } */
