@@ -62,6 +62,8 @@ for name in $(echo "$MATRIX" | awk 'NF { print $1 }'); do
 	f=build/check-$name.summary
 	echo "=== $name"
 	grep -E '^#|failed' "$f" || echo "no summary (see build/check/$name)"
+	[ -f "build/check/$name/diff-stats.txt" ] &&
+		echo "pfe.diff: $(cat "build/check/$name/diff-stats.txt")"
 	p=$(awk '/^# of expected passes/ { print $NF }' "$f")
 	x=$(awk '/^# of (unexpected failures|unexpected successes|unresolved testcases)/ { n += $NF } END { print n + 0 }' "$f")
 	[ -n "$p" ] || { p=0; x=$((x + 1)); }
