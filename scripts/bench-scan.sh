@@ -5,7 +5,8 @@
 #
 # Prints both times and the ratio; exits 1 if the ratio is below BENCH_MIN
 # (default 50).  pfe-scan is run REPEAT times (default 20) and averaged,
-# as one run is too short to time alone.  Environment: PFE_SCAN (default
+# as one run is too short to time alone; its peak memory (max RSS) is
+# printed with the number of records.  Environment: PFE_SCAN (default
 # build/pfe-scan next to this script's tree), OBJDUMP (default: the one for
 # BINARY's machine).  Debug: sh -x scripts/bench-scan.sh BINARY
 set -eu
@@ -40,6 +41,9 @@ while [ $i -lt "$repeat" ]; do
 done
 t1=$(now)
 records=$("$scan" list "$bin" | wc -l)
+/usr/bin/time -f %M -o "${TMPDIR:-/tmp}/pfe-bench-rss.$$" "$scan" list "$bin" > /dev/null
+rss=$(cat "${TMPDIR:-/tmp}/pfe-bench-rss.$$")
+rm -f "${TMPDIR:-/tmp}/pfe-bench-rss.$$"
 
 # The disassembly way: every function label and every NOP line, then the
 # entries picked out of that text.
@@ -52,7 +56,7 @@ objdump_s=$(seconds "$t2" "$t3" 1)
 ratio=$(awk -v a="$objdump_s" -v b="$scan_s" 'BEGIN { printf "%.0f", (b > 0) ? a / b : 0 }')
 
 echo "binary:              $bin"
-echo "pfe-scan list:       $scan_s s ($records records, mean of $repeat runs)"
+echo "pfe-scan list:       $scan_s s ($records records, mean of $repeat runs), max RSS $rss KiB"
 echo "$objdump -d | grep: $objdump_s s ($sites lines)"
 echo "ratio:               ${ratio}x (goal >= ${min}x)"
 [ "$ratio" -ge "$min" ]

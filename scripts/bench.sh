@@ -50,7 +50,22 @@ for v in $variants; do
 	printf '  %-7s %7.2fs  %.3fx\n' "$v" "$m" "$(echo "$m $base" | awk '{ print $1 / $2 }')"
 done
 
-# A large binary with a record for every function, for the scanner.
+# Large binaries with a record for every function, for the scanner: the
+# sqlite3 program, and a generated one with FUNCS functions (default 60000).
+echo
+echo "pfe-scan list against objdump -d | grep:"
 $cc -O2 -fplugin="$plugin" -fplugin-arg-pfe-entry=4,2 -I"$corpus" \
 	-o "$out/sqlite3-pfe" "$top/testsuite/pfe.run/sqlite-driver.c" "$out/sqlite3-pfe.o" -lm
 sh "$top/scripts/bench-scan.sh" "$out/sqlite3-pfe"
+funcs=${FUNCS:-60000}
+awk -v n="$funcs" 'BEGIN {
+	for (i = 0; i < n; i++)
+		printf "__attribute__((noinline)) int f%d(int x) { return x * %d + %d; }\n", i, i % 7 + 2, i
+	printf "int main(int argc, char **argv) { int s = argc; (void)argv;\n"
+	for (i = 0; i < n; i += 97)
+		printf "s += f%d(s);\n", i
+	printf "return s == 0; }\n"
+}' > "$out/many.c"
+$cc -O1 -fplugin="$plugin" -fplugin-arg-pfe-entry=4,2 -o "$out/many-pfe" "$out/many.c"
+echo
+sh "$top/scripts/bench-scan.sh" "$out/many-pfe"
