@@ -49,7 +49,6 @@ static bool aarch64_displaced_landing_pad(pfe_insn first)
 }
 
 static const struct pfe_arch aarch64_arch = {
-	"aarch64",
 	"\tnop\n",
 	"\t.8byte\t",
 	3,

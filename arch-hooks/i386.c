@@ -24,7 +24,6 @@ static bool x86_is_landing_pad(pfe_insn insn)
 }
 
 static const struct pfe_arch x86_64_arch = {
-	"x86_64",
 	"\tnop\n",
 	"\t.quad\t",
 	3,
@@ -38,7 +37,6 @@ static const struct pfe_arch x86_64_arch = {
 };
 
 static const struct pfe_arch i386_arch = {
-	"i386",
 	"\tnop\n",
 	"\t.long\t",
 	2,

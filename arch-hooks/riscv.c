@@ -14,7 +14,6 @@
 static const char *const riscv_landing_pads[] = { NULL };
 
 static const struct pfe_arch riscv64_arch = {
-	"riscv64",
 	"\tnop\n",
 	"\t.8byte\t",
 	3,

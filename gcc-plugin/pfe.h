@@ -28,7 +28,6 @@ extern struct pfe_options pfe_opts;
 /* What one target spells and clobbers; one table per target, defined in
  * arch-hooks/<gcc backend>.c. */
 struct pfe_arch {
-	const char *name;
 	const char *nop;		/* one NOP instruction as assembler text */
 	const char *pointer_op;	/* directive for a pointer-sized record */
 	unsigned int pointer_log2;	/* record alignment */
