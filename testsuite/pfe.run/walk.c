@@ -27,13 +27,14 @@ extern const uintptr_t __stop___patchable_function_entries[];
 /* Size of the NOP at P, or 0 if P holds no NOP. */
 static size_t nop_at(const unsigned char *p)
 {
-	uint32_t w;
 #if defined(__x86_64__) || defined(__i386__)
 	return p[0] == 0x90;
 #elif defined(__aarch64__)
+	uint32_t w;
 	memcpy(&w, p, 4);
 	return w == 0xd503201f ? 4 : 0;
 #elif defined(__riscv)
+	uint32_t w;
 	uint16_t h;
 	memcpy(&h, p, 2);
 	if (h == 0x0001)
@@ -118,9 +119,38 @@ static int check_function(const char *name, const void *fn)
 	return bad;
 }
 
-static int check_records(void)
+/* Every record, named function or not: PFE_PRE NOPs, the entry (maybe a
+ * landing pad), PFE_POST NOPs; the record points at the first NOP. */
+static int check_every_record(void)
 {
 	int bad = 0;
+
+	for (const uintptr_t *r = __start___patchable_function_entries;
+	     r < __stop___patchable_function_entries; r++) {
+		const unsigned char *area = (const unsigned char *)*r;
+		size_t bytes, pad;
+		unsigned int n = count_nops(area, &bytes), post = 0;
+		int ok;
+
+		if (PFE_PRE == 0)
+			ok = n == PFE_POST;
+		else if (n == PFE_PRE && (pad = landing_pad_at(area + bytes)) != 0)
+			ok = (post = count_nops(area + bytes + pad, &bytes)) == PFE_POST;
+		else
+			ok = n == PFE_PRE + PFE_POST;
+		if (!ok) {
+			fprintf(stderr, "record %d: %u NOPs, then %u, want %d and %d\n",
+				(int)(r - __start___patchable_function_entries),
+				n, post, PFE_PRE, PFE_POST);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+static int check_records(void)
+{
+	int bad = check_every_record();
 	bad |= check_function("twice", (const void *)twice);
 	bad |= check_function("add3", (const void *)add3);
 	bad |= check_function("chain", (const void *)chain);
