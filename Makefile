@@ -1,7 +1,9 @@
 # pfe: patchable function entries for any GCC, as a plugin.
 #
 #   make [CC=gcc-N] [LEGACY=1]   build build/<basename of CC>[-legacy]/pfe.so
-#   make install [CC=...]        copy it to $(CC -print-file-name=plugin)
+#                                and build/pfe-scan
+#   make install [CC=...]        pfe.so to $(CC -print-file-name=plugin),
+#                                pfe-scan to $(PREFIX)/bin
 #   make demo                    install deps, build, show the plugin at work
 #   make check                   install deps, run the DejaGnu matrix
 #   make bench                   compile-time ratios (sqlite3.c)
@@ -37,7 +39,7 @@ PLUGIN_CXXFLAGS := -x c++ -fPIC -shared -O2 -fno-rtti -fno-exceptions \
 
 Q := $(if $(V),,@)
 
-all: $(BUILD)/pfe.so
+all: $(BUILD)/pfe.so build/pfe-scan
 
 $(BUILD)/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
 	$(if $(ARCH_BACKEND),,$(error pfe: no arch-hooks for target $(GCC_TARGET)))
@@ -53,7 +55,7 @@ deps:
 
 demo:
 	sh scripts/install-deps.sh host
-	$(MAKE) -s all build/pfe-scan
+	$(MAKE) -s all
 	sh scripts/demo.sh $(CURDIR)/$(BUILD)/pfe.so $(CC)
 
 check: deps
