@@ -1,7 +1,7 @@
 # pfe: patchable function entries for any GCC, as a plugin.
 #
 #   make [CC=gcc-N] [LEGACY=1]   build build/<basename of CC>[-legacy]/pfe.so
-#                                and build/pfe-scan
+#                                and build/pfe-scan (make plugin: pfe.so only)
 #   make install [CC=...]        pfe.so to $(CC -print-file-name=plugin),
 #                                pfe-scan to $(PREFIX)/bin
 #   make demo                    install deps, build, show the plugin at work
@@ -39,7 +39,9 @@ PLUGIN_CXXFLAGS := -x c++ -fPIC -shared -O2 -fno-rtti -fno-exceptions \
 
 Q := $(if $(V),,@)
 
-all: $(BUILD)/pfe.so build/pfe-scan
+all: plugin build/pfe-scan
+
+plugin: $(BUILD)/pfe.so
 
 $(BUILD)/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
 	$(if $(ARCH_BACKEND),,$(error pfe: no arch-hooks for target $(GCC_TARGET)))
@@ -70,4 +72,4 @@ clean:
 
 include scripts/pfe-scan.mk
 
-.PHONY: all install deps demo check bench clean
+.PHONY: all plugin install deps demo check bench clean
