@@ -4,13 +4,8 @@
 /* { dg-do assemble } */
 /* { dg-require-target aarch64 } */
 /* { dg-options "-O2 -mbranch-protection=standard -fplugin-arg-pfe-entry=3,1" } */
-extern int ext(int);
-int leaf(int x) { return x * 7; }
-int nonleaf(int x) { return ext(x) + 1; }
-__attribute__((noinline)) static int direct(int x) { return ext(x) + 2; }
-int call_direct(int x) { return direct(x) * 3; }
-static int taken(int x) { return x * 3; }
-int (*p)(int) = taken;
+/* The functions of the assembly-level test (its dg lines are not read). */
+#include "aarch64-bti.c"
 /* { dg-final { pfe-verify --entry=3,1 --all } } */
 /* { dg-final { pfe-layout leaf 4 8 } } */
 /* { dg-final { pfe-layout nonleaf 4 8 } } */
