@@ -7,9 +7,10 @@
  * instruction is an implicit one, but only at the entry.  With NOPs in
  * front of it, a BTI C goes before the NOPs when the function may be
  * called indirectly (GCC 13+ do the same).
- * Scratch: x9 holds the return address across the patched call
- * (mov x9, x30; bl ftrace_caller, the arm64 kernel's sequence) and x30 is
- * what the bl writes.
+ * Scratch (clobbers=scratch): x9 holds the return address across the
+ * patched call (mov x9, x30; bl ftrace_caller, the arm64 kernel's
+ * sequence), x30 is what the bl writes, and x16/x17 (IP0/IP1) are what a
+ * linker veneer between the bl and a far trampoline may write (AAPCS64).
  *
  * Debugging: aarch64-linux-gnu-gcc -S -mbranch-protection=standard.
  */
@@ -56,7 +57,7 @@ static const struct pfe_arch aarch64_arch = {
 	aarch64_is_landing_pad,
 	aarch64_landing_pads,
 	aarch64_displaced_landing_pad, "\thint\t34 // bti c\n",
-	2, { R9_REGNUM, R30_REGNUM },
+	4, { R9_REGNUM, R16_REGNUM, R17_REGNUM, R30_REGNUM },
 };
 
 const struct pfe_arch *pfe_arch_select(const char **why)

@@ -31,8 +31,9 @@ static const struct pfe_arch x86_64_arch = {
 	x86_is_landing_pad,
 	x86_landing_pads,
 	NULL, NULL,
-	/* r11: call-clobbered and not used for arguments; r10 is the static
-	 * chain of nested functions, so a patch must preserve it. */
+	/* Scratch (clobbers=scratch) r11: call-clobbered and not used for
+	 * arguments; r10 is the static chain of nested functions, so a patch
+	 * must preserve it. */
 	1, { R11_REG },
 };
 

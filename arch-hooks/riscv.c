@@ -2,10 +2,10 @@
  *
  * "nop" is 4 bytes; under RVC (-march=rv64gc) the assembler turns it into
  * the 2-byte c.nop, as it does for GCC's own -fpatchable-function-entry.
- * Records are .8byte.  No landing pad.  Scratch: t0 (and t1), which the
- * riscv kernel's patched call (auipc t0 / jalr t0) uses.  (riscv does not
- * use IPA-RA's call-clobber information today; the clobbers keep pfe right
- * when it does.)
+ * Records are .8byte.  No landing pad.  Scratch (clobbers=scratch): t0
+ * (and t1), which the riscv kernel's patched call (auipc t0 / jalr t0)
+ * uses.  (GCC 12's riscv back end does not use IPA-RA's call-clobber
+ * information; the clobbers keep pfe right where a GCC does.)
  *
  * Debugging: riscv64-linux-gnu-gcc -S -march=rv64gc / -march=rv64g.
  */

@@ -6,7 +6,8 @@
  *   after the label   the RTL pass "pfe_entry" (before "shorten", after the
  *                     targets' ENDBR/BTI passes) inserts one asm text insn
  *                     right after the landing pad, so the NOPs stay inside
- *                     .cfi_startproc, plus (clobber (reg)) insns for IPA-RA.
+ *                     .cfi_startproc, plus (clobber (reg)) insns that tell
+ *                     IPA-RA what a patched entry may write (plan->clobbers).
  *   C++ asm thunks    have no RTL: targetm.asm_out.output_mi_thunk is
  *                     wrapped and its landing pad kept first.
  *   the record        .pushsection NAME,"awo",@progbits,.LPFEn (G + comdat
@@ -92,7 +93,8 @@ static bool insn_is_landing_pad(pfe_insn insn)
 	       pfe_arch->is_landing_pad(insn);
 }
 
-/* The first insn that will produce code or a label. */
+/* The first insn that will produce code or a label, or NULL (a body
+ * that is only __builtin_unreachable ()). */
 static pfe_insn first_code_insn(void)
 {
 	pfe_insn insn;
@@ -101,6 +103,15 @@ static pfe_insn first_code_insn(void)
 		if (NONDEBUG_INSN_P(insn) || LABEL_P(insn))
 			break;
 	return insn;
+}
+
+/* Where the entry's insns go: before the first code insn, else before the
+ * function's notes. */
+static pfe_insn entry_insertion_point(void)
+{
+	pfe_insn first = first_code_insn();
+
+	return first ? first : get_insns();
 }
 
 static void insert_post_area(const struct pfe_plan *plan)
@@ -126,19 +137,37 @@ static void insert_post_area(const struct pfe_plan *plan)
 	if (after_pad)
 		emit_insn_after(area, first);
 	else
-		emit_insn_before(area, first ? first : get_insns());
+		emit_insn_before(area, entry_insertion_point());
 }
 
-/* After reload's DCE, so they survive; collect_fn_hard_reg_usage at the end
- * of final sees them and callers keep nothing live in these registers. */
-static void insert_scratch_clobbers(void)
+static void clobber_reg_before(pfe_insn where, unsigned int regno)
 {
-	pfe_insn first = first_code_insn();
+	rtx reg = gen_rtx_REG(reg_raw_mode[regno], regno);
 
-	for (unsigned int i = 0; i < pfe_arch->n_scratch; i++) {
-		rtx reg = gen_rtx_REG(word_mode, pfe_arch->scratch_regs[i]);
-		emit_insn_before(gen_rtx_CLOBBER(VOIDmode, reg), first);
+	emit_insn_before(gen_rtx_CLOBBER(VOIDmode, reg), where);
+}
+
+/* IPA-RA: the registers a patched entry may write, as (clobber (reg))
+ * insns.  Inserted after reload's DCE, so they survive to the end of final,
+ * where collect_fn_hard_reg_usage counts them with the body's own writes
+ * (GCC 4.9 to 16).  With the whole ABI set the function records no usage
+ * of its own, and callers assume the ABI's clobbers, as for a call they
+ * cannot see.  Fixed registers (x86 and aarch64 flags, the stack
+ * pointer) are counted as used by GCC itself; a register without a raw mode
+ * holds nothing a caller could keep. */
+static void insert_entry_clobbers(const struct pfe_plan *plan)
+{
+	pfe_insn first = entry_insertion_point();
+
+	if (plan->clobbers == PFE_CLOBBERS_SCRATCH) {
+		for (unsigned int i = 0; i < pfe_arch->n_scratch; i++)
+			clobber_reg_before(first, pfe_arch->scratch_regs[i]);
+		return;
 	}
+	for (unsigned int regno = 0; regno < FIRST_PSEUDO_REGISTER; regno++)
+		if (pfe_call_clobbers_reg(regno) && !fixed_regs[regno] &&
+		    reg_raw_mode[regno] != VOIDmode)
+			clobber_reg_before(first, regno);
 }
 
 static unsigned int pfe_entry_execute(void)
@@ -149,8 +178,7 @@ static unsigned int pfe_entry_execute(void)
 		return 0;
 	if (plan->post > 0)
 		insert_post_area(plan);
-	if (plan->clobber_scratch)
-		insert_scratch_clobbers();
+	insert_entry_clobbers(plan);
 	if (plan->pre > 0 && DECL_IGNORED_P(current_function_decl)) {
 		DECL_IGNORED_P(current_function_decl) = 0;
 		ignored_fndecl = current_function_decl;

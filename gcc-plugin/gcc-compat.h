@@ -33,6 +33,8 @@
 #include "memmodel.h"		/* GCC 7: emit-rtl.h needs it first */
 #endif
 #include "rtl.h"
+#include "hard-reg-set.h"
+#include "regs.h"
 #include "tree-pass.h"
 #include "function.h"
 #include "emit-rtl.h"
@@ -47,6 +49,9 @@
 #include "insn-constants.h"
 #if BUILDING_GCC_VERSION >= 5000
 #include "context.h"
+#endif
+#if BUILDING_GCC_VERSION >= 10000
+#include "function-abi.h"
 #endif
 
 /* Pass API: GCC 5 passes the function to execute() and gate() and
@@ -99,6 +104,20 @@ static inline int pfe_recog_memoized(pfe_insn insn)
 	if (INSN_CODE(insn) < 0)
 		INSN_CODE(insn) = recog(PATTERN(insn), insn, NULL);
 	return INSN_CODE(insn);
+}
+
+/* Whether a call to the current function may clobber (some of) hard
+ * register REGNO under its ABI.  GCC 10 gave each function an ABI object
+ * that also knows partly clobbered registers (aarch64 v8-v15: the upper 64
+ * bits); before, partial clobbers were a target hook that IPA-RA never
+ * overrode, and the fully clobbered set was regs_invalidated_by_call. */
+static inline bool pfe_call_clobbers_reg(unsigned int regno)
+{
+#if BUILDING_GCC_VERSION >= 10000
+	return crtl->abi->clobbers_at_least_part_of_reg_p(regno);
+#else
+	return TEST_HARD_REG_BIT(regs_invalidated_by_call, regno);
+#endif
 }
 
 /* GCC 8 added -fpatchable-function-entry (kept in

@@ -13,7 +13,9 @@
 
 int plugin_is_GPL_compatible;
 
-struct pfe_options pfe_opts = { false, 0, 0, PFE_DEFAULT_SECTION };
+struct pfe_options pfe_opts = {
+	false, 0, 0, PFE_DEFAULT_SECTION, PFE_CLOBBERS_ABI
+};
 const struct pfe_arch *pfe_arch;
 
 static struct plugin_info pfe_info = {
@@ -84,6 +86,20 @@ static bool parse_section(const char *arg, const char *value)
 	return true;
 }
 
+static bool parse_clobbers(const char *arg, const char *value)
+{
+	if (!strcmp(value, "abi")) {
+		pfe_opts.clobbers = PFE_CLOBBERS_ABI;
+	} else if (!strcmp(value, "scratch")) {
+		pfe_opts.clobbers = PFE_CLOBBERS_SCRATCH;
+	} else {
+		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected %<abi%> or "
+		      "%<scratch%>", arg, value);
+		return false;
+	}
+	return true;
+}
+
 static bool print_help(const char *arg, const char *value);
 
 static const struct pfe_key pfe_keys[] = {
@@ -91,6 +107,10 @@ static const struct pfe_key pfe_keys[] = {
 	  "label (like -fpatchable-function-entry=M,N)", parse_entry },
 	{ "section", "NAME", "record section (default "
 	  PFE_DEFAULT_SECTION ")", parse_section },
+	{ "clobbers", "abi|scratch", "what callers assume a padded function "
+	  "clobbers: every call-clobbered register (abi, the default), or "
+	  "only the target's patch scratch registers (scratch: the "
+	  "trampoline saves all others)", parse_clobbers },
 	{ "help", NULL, "print this list", print_help },
 };
 
@@ -101,9 +121,10 @@ static bool print_help(const char *arg, const char *value)
 	fprintf(stderr, "pfe: patchable function entries; arguments:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(pfe_keys); i++) {
 		const struct pfe_key *k = &pfe_keys[i];
-		fprintf(stderr, "  -fplugin-arg-pfe-%s%s%-*s %s\n", k->name,
-			k->usage ? "=" : "", (int)(14 - strlen(k->name)),
-			k->usage ? k->usage : "", k->help);
+		char arg[64];
+		snprintf(arg, sizeof(arg), "%s%s%s", k->name, k->usage ? "=" : "",
+			 k->usage ? k->usage : "");
+		fprintf(stderr, "  -fplugin-arg-pfe-%-20s %s\n", arg, k->help);
 	}
 	fprintf(stderr, "  attribute patchable_function_entry(M,N) overrides "
 		"entry= per function; (0,0) excludes one\n");

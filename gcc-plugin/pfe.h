@@ -16,12 +16,26 @@
 #define PFE_DEFAULT_SECTION "__patchable_function_entries"
 #define PFE_MAX_SCRATCH 4
 
+/* What a padded function tells its callers it clobbers (clobbers=).  A
+ * patched entry calls code the compiler never sees, so by default a padded
+ * function is, to every caller, a call that clobbers all the ABI lets a
+ * call clobber, whatever its body uses (IPA-RA then gains nothing from it,
+ * as with native -fpatchable-function-entry, but only for padded
+ * functions).  The scratch set is an opt-in for trampolines that save
+ * every other register. */
+enum pfe_clobbers {
+	PFE_CLOBBERS_NONE,	/* unpadded: IPA-RA sees the body only */
+	PFE_CLOBBERS_ABI,	/* every call-clobbered register (default) */
+	PFE_CLOBBERS_SCRATCH,	/* the target's patch scratch registers */
+};
+
 /* Plugin arguments, parsed once in plugin_init (pfe.c). */
 struct pfe_options {
 	bool has_entry;		/* entry= given: pad every function */
 	unsigned int entry_size;	/* M */
 	unsigned int entry_pre;	/* N */
 	const char *section;	/* record section */
+	enum pfe_clobbers clobbers;	/* for padded functions */
 };
 extern struct pfe_options pfe_opts;
 
@@ -44,8 +58,9 @@ struct pfe_arch {
 	 * them.  NULL where there is no such instruction. */
 	bool (*displaced_landing_pad)(pfe_insn first);
 	const char *landing_pad_text;
-	/* Call-clobbered registers a run-time patch of the entry may use;
-	 * callers must not keep values in them across a call (IPA-RA). */
+	/* Call-clobbered registers the target's patch sequences and the
+	 * linker's veneers may write: with clobbers=scratch, the only ones
+	 * callers must not keep values in across a padded call (IPA-RA). */
 	unsigned int n_scratch;
 	unsigned int scratch_regs[PFE_MAX_SCRATCH];
 };
@@ -62,7 +77,7 @@ struct pfe_plan {
 	unsigned int pre;		/* NOPs before the entry label */
 	unsigned int post;		/* NOPs after the label and landing pad */
 	unsigned int label_no;	/* .LPFE<n> marks the first NOP */
-	bool clobber_scratch;	/* tell IPA-RA the scratch regs are used */
+	enum pfe_clobbers clobbers;	/* what IPA-RA is told the entry clobbers */
 	const char *section;	/* record section */
 };
 

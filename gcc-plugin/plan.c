@@ -1,7 +1,7 @@
 /* plan.c: decide, once per function, what pfe emits for it.
  *
  * Inputs: the plugin arguments (pfe_opts), the function's
- * patchable_function_entry(M,N) attribute, the target's scratch set.
+ * patchable_function_entry(M,N) attribute.
  * Output: a struct pfe_plan that every emitter reads.
  *
  * The attribute: GCC 8+ knows it and would pad the function itself, so the
@@ -92,7 +92,7 @@ static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
 	plan->pre = pre;
 	plan->post = size - pre;
 	plan->label_no = next_label_no++;
-	plan->clobber_scratch = pfe_arch->n_scratch > 0;
+	plan->clobbers = pfe_opts.clobbers;
 }
 
 /* The plan for FNDECL, computed on first use.  GCC emits one function at a
