@@ -109,5 +109,11 @@ int loop_first(int n)
 
 int tail_call(int x) { return dispatch(x & 7, x, 3); }
 
-__attribute__((patchable_function_entry(0, 0))) int excluded(int x) { return x; }
+__attribute__((noinline, patchable_function_entry(0, 0))) int excluded(int x) { return x * 3 + 1; }
+/* Keeps IPA-RA's benefit around the unpadded callee (pfe.diff counts it). */
+long calls_excluded(long a, long b, long c)
+{
+	long t1 = a * b, t2 = b ^ c, t3 = a + c;
+	return excluded((int)a) + t1 * 3 + t2 * 5 + t3 * 7 + excluded((int)b);
+}
 __attribute__((patchable_function_entry(6, 3))) int own_entry(int x) { return x + 6; }

@@ -21,44 +21,10 @@ __attribute__((noinline)) int sum(int n)
 }
 
 #ifdef PFE_PRE
+#include "entry-bytes.h"
+
 extern const uintptr_t __start___patchable_function_entries[];
 extern const uintptr_t __stop___patchable_function_entries[];
-
-/* Size of the NOP at P, or 0 if P holds no NOP. */
-static size_t nop_at(const unsigned char *p)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	return p[0] == 0x90;
-#elif defined(__aarch64__)
-	uint32_t w;
-	memcpy(&w, p, 4);
-	return w == 0xd503201f ? 4 : 0;
-#elif defined(__riscv)
-	uint32_t w;
-	uint16_t h;
-	memcpy(&h, p, 2);
-	if (h == 0x0001)
-		return 2;
-	memcpy(&w, p, 4);
-	return w == 0x00000013 ? 4 : 0;
-#else
-#error "walk.c: no NOP encoding for this target"
-#endif
-}
-
-/* Size of a landing pad at P, or 0. */
-static size_t landing_pad_at(const unsigned char *p)
-{
-	uint32_t w;
-	memcpy(&w, p, 4);
-#if defined(__x86_64__) || defined(__i386__)
-	return (w == 0xfa1e0ff3 || w == 0xfb1e0ff3) ? 4 : 0;
-#elif defined(__aarch64__)
-	return w == 0xd503245f ? 4 : 0;
-#else
-	return 0;
-#endif
-}
 
 /* Count NOP instructions from P; return the bytes they take in *bytes. */
 static unsigned int count_nops(const unsigned char *p, size_t *bytes)
