@@ -6,6 +6,7 @@
 #                                pfe-scan to $(PREFIX)/bin
 #   make demo                    install deps, build, show the plugin at work
 #   make check                   install deps, run the DejaGnu matrix
+#   make check-kernel            an arm64 kernel built with pfe boots and traces
 #   make bench                   compile-time ratios (sqlite3.c)
 #
 # The plugin is compiled by the host C++ compiler that matches CC
@@ -64,6 +65,10 @@ check: deps
 	$(MAKE) -s build/pfe-scan build/pfe-scan-fuzz
 	sh scripts/check-matrix.sh
 
+check-kernel:
+	sh scripts/install-deps.sh kernel
+	sh scripts/check-kernel.sh
+
 bench: deps all build/pfe-scan
 	sh scripts/bench.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so
 
@@ -72,4 +77,4 @@ clean:
 
 include scripts/pfe-scan.mk
 
-.PHONY: all plugin install deps demo check bench clean
+.PHONY: all plugin install deps demo check check-kernel bench clean

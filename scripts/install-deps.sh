@@ -5,19 +5,24 @@
 # installed and only then asks apt.  Debian packages only:
 #   - bookworm: dejagnu, libelf-dev, gcc-11/12 with plugin headers, gcc-12-multilib
 #     (alone: the gcc-multilib metapackage would remove the cross compilers),
-#     the aarch64/riscv64 cross compilers with plugin headers, qemu-user, csmith;
+#     the aarch64/riscv64 cross compilers with plugin headers, qemu-user, csmith,
+#     uftrace (0.13: entry=5);
 #   - bullseye, pinned to priority 100 so nothing installed from bookworm moves:
 #     gcc-9/10 with plugin headers;
 #   - a Debian sid chroot (debootstrap --variant=minbase) at $PFE_SID_ROOT
-#     holding gcc-13..16 with plugin headers; scripts/sid-run enters it;
+#     holding gcc-13..16 with plugin headers and uftrace (0.19: ENDBR64
+#     before the NOPs too); scripts/sid-run enters it;
 #   - the test corpus: sqlite3.c from the npm package better-sqlite3
-#     (pinned version) in $PFE_CORPUS.
+#     (pinned version) in $PFE_CORPUS;
+#   - only for "kernel" (make check-kernel): linux-source-6.1, unpacked once
+#     into $PFE_KERNEL, qemu-system-arm and the kernel build tools.
 # Debug: run with "sh -x"; apt's own output is in /tmp/pfe-install.log.
 set -eu
 
 PFE_SID_ROOT=${PFE_SID_ROOT:-/var/lib/pfe/sid}
 SID_GCCS=${SID_GCCS:-"13 14 15 16"}
 PFE_CORPUS=${PFE_CORPUS:-/var/lib/pfe/corpus}
+PFE_KERNEL=${PFE_KERNEL:-/var/lib/pfe/kernel}
 SQLITE_NPM=better-sqlite3@12.11.1
 LOG=/tmp/pfe-install.log
 MIRROR=http://deb.debian.org/debian
@@ -31,12 +36,18 @@ HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
  gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  gcc-11-aarch64-linux-gnu g++-11-aarch64-linux-gnu gcc-11-plugin-dev-aarch64-linux-gnu
  gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
- libc6-dev-arm64-cross libc6-dev-riscv64-cross"
+ libc6-dev-arm64-cross libc6-dev-riscv64-cross uftrace"
+
+# make check-kernel: an arm64 kernel built with the aarch64 cross compiler (also
+# in HOST_PKGS), its init linked -static, booted under qemu-system-aarch64.
+KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils linux-source-6.1
+ qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
+ libc6-dev-arm64-cross"
 
 say() { printf 'install-deps: %s\n' "$*"; }
 
-missing_host_pkgs() {
-	for p in $HOST_PKGS; do
+missing_pkgs() {
+	for p in "$@"; do
 		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
 			grep -q '^install ok installed$' || printf '%s ' "$p"
 	done
@@ -61,7 +72,8 @@ apt_update_once() {
 
 install_host() {
 	add_bullseye
-	need=$(missing_host_pkgs)
+	# shellcheck disable=SC2086
+	need=$(missing_pkgs $HOST_PKGS)
 	# The machine's own Node.js may ship npm (and conflict with Debian's).
 	command -v npm >/dev/null 2>&1 || need="$need npm"
 	[ -z "$need" ] && return 0
@@ -73,7 +85,7 @@ install_host() {
 }
 
 sid_pkgs() {
-	printf 'make binutils libc6-dev file '
+	printf 'make binutils libc6-dev file uftrace '
 	for v in $SID_GCCS; do printf 'gcc-%s g++-%s gcc-%s-plugin-dev ' "$v" "$v" "$v"; done
 }
 
@@ -110,11 +122,39 @@ install_corpus() {
 	rm -rf "$tmp"
 }
 
+# The kernel source once into $PFE_KERNEL/linux-source-6.1 (stamped with the
+# package's version; unpacked beside it and then moved, so a half-unpacked
+# tree is never taken for a whole one).
+install_kernel() {
+	# shellcheck disable=SC2086
+	need=$(missing_pkgs $KERNEL_PKGS)
+	if [ -n "$need" ]; then
+		apt_update_once
+		say "installing: $need"
+		# shellcheck disable=SC2086
+		apt-get install -y --no-install-recommends $need >>"$LOG" 2>&1 ||
+			{ say "apt-get install failed, see $LOG"; tail -20 "$LOG"; exit 1; }
+	fi
+	tarball=/usr/src/linux-source-6.1.tar.xz
+	version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
+	src=$PFE_KERNEL/linux-source-6.1
+	[ "$(cat "$src/.pfe-version" 2>/dev/null)" = "$version" ] && return 0
+	[ -f "$tarball" ] || { say "$tarball missing (linux-source-6.1 $version)"; exit 1; }
+	say "unpacking $tarball ($version) into $src (about a minute)"
+	mkdir -p "$PFE_KERNEL"
+	rm -rf "$src.new" && mkdir "$src.new"
+	tar xJf "$tarball" -C "$src.new" --strip-components=1 ||
+		{ say "unpacking $tarball failed"; rm -rf "$src.new"; exit 1; }
+	echo "$version" > "$src.new/.pfe-version"
+	rm -rf "$src" && mv "$src.new" "$src"
+}
+
 [ "$(id -u)" = 0 ] || { say "run as root (apt-get, debootstrap, chroot)"; exit 1; }
 case "${1:-all}" in
 host) install_host; install_corpus ;;
 sid) install_sid ;;
+kernel) install_kernel ;;
 all) install_host; install_corpus; [ "${PFE_NO_SID:-}" ] || install_sid ;;
-*) say "usage: $0 [host|sid|all]"; exit 1 ;;
+*) say "usage: $0 [host|sid|kernel|all]"; exit 1 ;;
 esac
 say "all dependencies present"

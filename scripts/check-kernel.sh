@@ -1,0 +1,269 @@
+#!/bin/sh
+# check-kernel.sh: pfe in a real consumer, an arm64 Linux 6.1 kernel with
+# dynamic ftrace (make check-kernel; scripts/install-deps.sh kernel first).
+#
+# Builds Debian's linux-source-6.1 twice out of tree (tinyconfig, a serial
+# console, an initramfs, FTRACE, FUNCTION_TRACER, DYNAMIC_FTRACE_WITH_REGS,
+# FUNCTION_GRAPH_TRACER, FTRACE_STARTUP_TEST, and the trace event self-tests,
+# which run once more with the function tracer on): "native" with Kbuild's
+# own CC_FLAGS_FTRACE (-fpatchable-function-entry=2), "pfe" with
+# CC_FLAGS_FTRACE set on make's command line to the plugin (entry=2).  Boots
+# both under qemu-system-aarch64 with a static init (scripts/kernel-init.c)
+# that prints a marker and powers off.  Passes when the pfe kernel's boot
+# self-tests all say PASSED (the trace event ones: OK), at least those of the
+# native kernel, which must pass too; its boot log has no
+# Oops/panic/BUG/WARNING/FAILED; its init ran and powered off; and its ftrace
+# record count (boot log and System.map) equals the native kernel's.
+#
+# Environment:
+#   KERNEL_CC      compiler of both kernels (aarch64-linux-gnu-gcc)
+#   NATIVE_CC      compiler of the native kernel (KERNEL_CC)
+#   KERNEL_PFE     how pfe reaches the compiler: "flags" (CC_FLAGS_FTRACE as
+#                  above) or "wrapper" (CC="$PFE_CC $KERNEL_CC", Kbuild
+#                  unmodified: the wrapper turns -fpatchable-function-entry
+#                  into the plugin; not yet run)
+#   PFE_KERNEL_PLUGIN_ARGS  more plugin flags, e.g.
+#                  -fplugin-arg-pfe-clobbers=scratch (the check must FAIL)
+#   KERNEL_CROSS (aarch64-linux-gnu-: binutils), INIT_CC (aarch64-linux-gnu-gcc),
+#   KERNEL_SRC (/var/lib/pfe/kernel/linux-source-6.1), KERNEL_OUT (build/kernel),
+#   KERNEL_JOBS (nproc), KERNEL_BOOT_TIMEOUT (seconds, 180)
+# Debug: everything is in $KERNEL_OUT/logs: build-NAME.log, boot-NAME.log,
+# selftests-NAME.txt and boot-NAME.sh, the QEMU command line to rerun a boot
+# by hand.  A kernel tree is rebuilt from scratch when its compiler, flags or
+# pfe.so change (stamp: $KERNEL_OUT/NAME/.pfe-stamp); Kbuild's
+# $KERNEL_OUT/NAME/**/.*.o.cmd hold each object's command line.
+# shellcheck disable=SC2015 # "A && ok || bad": ok never fails
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+KERNEL_CC=${KERNEL_CC:-aarch64-linux-gnu-gcc}
+NATIVE_CC=${NATIVE_CC:-$KERNEL_CC}
+KERNEL_PFE=${KERNEL_PFE:-flags}
+PFE_KERNEL_PLUGIN_ARGS=${PFE_KERNEL_PLUGIN_ARGS:-}
+KERNEL_CROSS=${KERNEL_CROSS:-aarch64-linux-gnu-}
+INIT_CC=${INIT_CC:-aarch64-linux-gnu-gcc}
+KERNEL_SRC=${KERNEL_SRC:-/var/lib/pfe/kernel/linux-source-6.1}
+KERNEL_OUT=${KERNEL_OUT:-$top/build/kernel}
+KERNEL_JOBS=${KERNEL_JOBS:-$(nproc)}
+KERNEL_BOOT_TIMEOUT=${KERNEL_BOOT_TIMEOUT:-180}
+logs=$KERNEL_OUT/logs
+
+# What must be =y in .config: boots on -M virt with a serial console and an
+# initramfs, and has every piece of ftrace the self-tests exercise.
+WANTED="PRINTK PRINTK_TIME TTY SERIAL_AMBA_PL011 SERIAL_AMBA_PL011_CONSOLE
+ BLK_DEV_INITRD BINFMT_ELF ARM_PSCI_FW KALLSYMS
+ FTRACE FUNCTION_TRACER DYNAMIC_FTRACE DYNAMIC_FTRACE_WITH_REGS
+ FUNCTION_GRAPH_TRACER FTRACE_STARTUP_TEST EVENT_TRACE_STARTUP_TEST"
+# The self-tests the issue names; the native boot may add more.
+NAMED_TESTS="tracer function|dynamic ftrace|dynamic ftrace ops #1|dynamic ftrace ops #2|tracer function_graph"
+
+say() { printf 'check-kernel: %s\n' "$*"; }
+die() { say "logs: $logs"; say "FAIL ($*)"; exit 1; }
+tab=$(printf '\t')
+now() { date +%s; }
+
+[ -f "$KERNEL_SRC/Makefile" ] ||
+	die "no kernel source in $KERNEL_SRC: run sh scripts/install-deps.sh kernel"
+for t in "$KERNEL_CC" "$NATIVE_CC" "$INIT_CC" qemu-system-aarch64 cpio timeout; do
+	command -v "${t%% *}" >/dev/null || die "$t not found: run sh scripts/install-deps.sh kernel"
+done
+mkdir -p "$logs"
+rm -f "$logs"/*
+
+# How pfe reaches the compiler: $pfe_mark is what every traced object's
+# command line must then contain.
+t0=$(now)
+case $KERNEL_PFE in
+flags)
+	make -s -C "$top" CC="$KERNEL_CC" plugin >"$logs/plugin.log" 2>&1 ||
+		die "building pfe.so for $KERNEL_CC, see $logs/plugin.log"
+	so=$top/build/$(basename "$KERNEL_CC")/pfe.so
+	pfe_flags="-fplugin=$so -fplugin-arg-pfe-entry=2${PFE_KERNEL_PLUGIN_ARGS:+ $PFE_KERNEL_PLUGIN_ARGS}"
+	set -- "CC=$KERNEL_CC" "CC_FLAGS_FTRACE=$pfe_flags"
+	pfe_mark="-fplugin=$so"
+	pfe_sum=$(cksum <"$so")
+	how="entry=2${PFE_KERNEL_PLUGIN_ARGS:+ $PFE_KERNEL_PLUGIN_ARGS}" ;;
+wrapper)
+	[ -n "${PFE_CC:-}" ] || die "KERNEL_PFE=wrapper needs PFE_CC (the pfe-cc wrapper)"
+	command -v "$PFE_CC" >/dev/null || die "PFE_CC=$PFE_CC not found"
+	set -- "CC=$PFE_CC $KERNEL_CC"
+	pfe_mark=$PFE_CC
+	pfe_sum=$(cksum <"$(command -v "$PFE_CC")")
+	how="$PFE_CC" ;;
+*) die "KERNEL_PFE=$KERNEL_PFE: flags or wrapper" ;;
+esac
+say "pfe for $KERNEL_CC ($KERNEL_PFE): $(( $(now) - t0 ))s"
+
+# build_kernel NAME MAKE-VARIABLE...: configure and build $KERNEL_OUT/NAME.
+build_kernel() {
+	name=$1; shift
+	obj=$KERNEL_OUT/$name
+	log=$logs/build-$name.log
+	cc=${1#CC=}
+	stamp="$* | $($cc --version | head -1) | $(cat "$KERNEL_SRC/.pfe-version" 2>/dev/null) | ${sum:-}"
+	[ "$(cat "$obj/.pfe-stamp" 2>/dev/null)" = "$stamp" ] || rm -rf "$obj"
+	mkdir -p "$obj"
+	t=$(now)
+	{
+		make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" tinyconfig &&
+		for o in $WANTED; do "$KERNEL_SRC/scripts/config" --file "$obj/.config" -e "$o"; done &&
+		make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" olddefconfig
+	} >"$log" 2>&1 || die "configuring the $name kernel, see $log"
+	for o in $WANTED; do
+		grep -qx "CONFIG_$o=y" "$obj/.config" ||
+			die "$name kernel: CONFIG_$o is not =y after olddefconfig ($obj/.config)"
+	done
+	make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" \
+		-j"$KERNEL_JOBS" Image >>"$log" 2>&1 ||
+		{ tail -20 "$log"; die "building the $name kernel, see $log"; }
+	echo "$stamp" >"$obj/.pfe-stamp"
+	say "$name kernel built: $(( $(now) - t ))s (${cc})"
+}
+
+# ftrace_cmds NAME PATTERN: how many C objects of the kernel were compiled with
+# a command line containing PATTERN (Kbuild's .o.cmd files).
+ftrace_cmds() {
+	find "$KERNEL_OUT/$1" -name '.*.o.cmd' -exec grep -l -e "^cmd_.*\.o := .*$2" {} + |
+		wc -l
+}
+
+sum=; build_kernel native "CC=$NATIVE_CC"
+sum=$pfe_sum; build_kernel pfe "$@"
+
+fails=0 why=
+ok() { say "ok    $*"; }
+bad() { say "FAIL  $2"; fails=$((fails + 1)); why="${why:+$why, }$1"; }
+
+# The pfe objects: as many compiled through pfe as natively padded ones in
+# the native tree, none with GCC's own padding.
+n_native=$(ftrace_cmds native -fpatchable-function-entry=2)
+[ "$n_native" -gt 0 ] && ok "native objects: $n_native compiled with -fpatchable-function-entry=2" ||
+	bad "native flags" "native objects: none compiled with -fpatchable-function-entry=2"
+n=$(ftrace_cmds pfe "$pfe_mark")
+[ "$n" = "$n_native" ] && ok "pfe objects: $n compiled with $pfe_mark" ||
+	bad "pfe flags" "pfe objects: $n compiled with $pfe_mark, native: $n_native"
+if [ "$KERNEL_PFE" = flags ]; then
+	n=$(ftrace_cmds pfe -fpatchable-function-entry)
+	[ "$n" = 0 ] && ok "pfe objects: none compiled with -fpatchable-function-entry" ||
+		bad "native padding" "pfe objects: $n compiled with -fpatchable-function-entry ($KERNEL_OUT/pfe/**/.*.o.cmd)"
+fi
+
+# The init and its initramfs (no device node: the init makes /dev/console).
+mkdir -p "$KERNEL_OUT/initramfs"
+"$INIT_CC" -std=c11 -O2 -Wall -Wextra -Werror -static \
+	-o "$KERNEL_OUT/initramfs/init" "$top/scripts/kernel-init.c" ||
+	die "building scripts/kernel-init.c with $INIT_CC"
+(cd "$KERNEL_OUT/initramfs" && echo init | cpio -o -H newc -R 0:0 --quiet) \
+	>"$KERNEL_OUT/initramfs.cpio" || die "packing $KERNEL_OUT/initramfs.cpio"
+
+# boot NAME: boot $KERNEL_OUT/NAME, log in $logs/boot-NAME.log (no CRs).
+boot() {
+	cat >"$logs/boot-$1.sh" <<-EOF
+	timeout $KERNEL_BOOT_TIMEOUT qemu-system-aarch64 -M virt -cpu cortex-a57 -m 512M \\
+		-nographic -nic none -no-reboot -kernel $KERNEL_OUT/$1/arch/arm64/boot/Image \\
+		-initrd $KERNEL_OUT/initramfs.cpio -append 'console=ttyAMA0 earlycon panic=-1 oops=panic'
+	EOF
+	t=$(now)
+	rc=0
+	sh "$logs/boot-$1.sh" </dev/null >"$logs/boot-$1.raw" 2>&1 || rc=$?
+	tr -d "\r" <"$logs/boot-$1.raw" >"$logs/boot-$1.log" && rm "$logs/boot-$1.raw"
+	boot_time=$(( $(now) - t ))
+}
+
+# selftests NAME: one line per "Testing X: " of the boot log, "X<TAB>verdict":
+# the PASSED or FAILED that follows (pr_cont, maybe after lines of its own;
+# the trace event and filter tests say OK), else "none" (the next test began
+# or the log ended first).
+selftests() {
+	awk '
+	function verdict(v) { if (name != "") print name "\t" v; name = "" }
+	/(^|\] )Testing [^:]*:/ {
+		verdict("none")
+		name = $0; sub(/.*Testing /, "", name); sub(/:.*/, "", name)
+		$0 = substr($0, index($0, "Testing " name ":") + length(name) + 9)
+	}
+	name != "" && /PASSED/ { verdict("PASSED") }
+	name != "" && /FAILED/ { verdict("FAILED") }
+	name != "" && / OK$/ { verdict("OK") }
+	END { verdict("none") }' "$logs/boot-$1.log" >"$logs/selftests-$1.txt"
+}
+
+# records NAME: the ftrace record count, "BOOTLOG MAP": the boot log's
+# "ftrace: allocating N entries" and (__stop_mcount_loc - __start_mcount_loc)/8
+# from System.map (the kernel collects __patchable_function_entries there).
+records() {
+	r_log=$(sed -n 's/.*ftrace: allocating \([0-9]*\) entries.*/\1/p' "$logs/boot-$1.log")
+	r_map=$(awk '$3 == "__start_mcount_loc" { s = substr($1, 9) }
+		$3 == "__stop_mcount_loc" { e = substr($1, 9) }
+		END { if (s != "" && e != "") print s, e }' "$KERNEL_OUT/$1/System.map" |
+		{ read -r s e && echo $(( (0x$e - 0x$s + 0x100000000) % 0x100000000 / 8 )); })
+	echo "${r_log:-none} ${r_map:-none}"
+}
+
+# check_boot NAME: the boot of NAME on its own: QEMU ended by the init's power
+# off in time, the init ran, no Oops/panic/FAILED, every self-test passed.
+bad_lines='Oops|Kernel panic|Unable to handle|FAILED|BUG:|WARNING:|Call trace:'
+check_boot() {
+	if [ "$rc" = 124 ]; then
+		bad "$1 timeout" "$1 boot: timed out after ${KERNEL_BOOT_TIMEOUT}s, last kernel line: $(grep -v "^qemu-system" "$logs/boot-$1.log" | tail -1)"
+	elif [ "$rc" != 0 ]; then
+		bad "$1 qemu" "$1 boot: qemu-system-aarch64 exited with status $rc"
+	elif ! grep -q 'reboot: Power down' "$logs/boot-$1.log"; then
+		# panic=-1 reboots at once, and -no-reboot then ends QEMU.
+		bad "$1 power off" "$1 boot: QEMU ended after ${boot_time}s without the init's power off"
+	else
+		ok "$1 boot: powered off in ${boot_time}s"
+	fi
+	grep -q '^pfe-kernel-init: userland reached' "$logs/boot-$1.log" &&
+		ok "$1 boot: the init ran" ||
+		bad "$1 init" "$1 boot: no init marker (pfe-kernel-init: userland reached)"
+	line=$(grep -E -m1 "$bad_lines" "$logs/boot-$1.log" || true)
+	if ! grep -q 'Booting Linux' "$logs/boot-$1.log"; then
+		bad "$1 no output" "$1 boot: no kernel output (no 'Booting Linux')"
+	elif [ -n "$line" ]; then
+		bad "$1 oops" "$1 boot: $line"
+	else
+		ok "$1 boot: no Oops, panic, BUG, WARNING or FAILED"
+	fi
+	selftests "$1"
+	total=$(wc -l <"$logs/selftests-$1.txt")
+	failed=$(awk -F'\t' '$2 != "PASSED" && $2 != "OK" {
+		printf "%s%s: %s", n++ ? ", " : "", $1, $2 }' "$logs/selftests-$1.txt")
+	[ "$total" -gt 0 ] && [ -z "$failed" ] &&
+		ok "$1 self-tests: all $total passed ($(grep -c "${tab}PASSED\$" "$logs/selftests-$1.txt") PASSED, the trace event ones OK)" ||
+		bad "$1 self-tests" "$1 self-tests: $total, not passed: ${failed:-no self-test ran}"
+}
+
+boot native; check_boot native
+boot pfe; check_boot pfe
+
+# pfe against native: the same self-tests (the named ones among them), the
+# same ftrace records.
+missing=$(awk -F'\t' -v named="$NAMED_TESTS" '
+	BEGIN { n = split(named, a, "|"); for (i = 1; i <= n; i++) want[a[i]] = isnamed[a[i]] = 1 }
+	FILENAME == ARGV[1] { want[$1] = 1; next }
+	$2 == "PASSED" || $2 == "OK" { passed[$1] = 1 }
+	END {
+		for (i = 1; i <= n; i++) if (!(a[i] in passed)) { m++; printf "%s; ", a[i] }
+		for (t in want) if (!(t in passed) && !(t in isnamed) && m++ < 5) printf "%s; ", t
+		if (m > 5) printf "... (%d in all)", m
+	}' "$logs/selftests-native.txt" "$logs/selftests-pfe.txt")
+n_pfe=$(grep -c -e "${tab}PASSED\$" -e "${tab}OK\$" "$logs/selftests-pfe.txt" || true)
+n_native=$(grep -c -e "${tab}PASSED\$" -e "${tab}OK\$" "$logs/selftests-native.txt" || true)
+[ -z "$missing" ] && [ "$n_pfe" -ge "$n_native" ] &&
+	ok "pfe self-tests: $n_pfe passed >= native $n_native, each native and named one among them" ||
+	bad "self-tests vs native" "pfe self-tests: $n_pfe passed, native $n_native; not passed in pfe: ${missing:-none}"
+# shellcheck disable=SC2046 # four numbers
+set -- $(records native) $(records pfe)
+if [ "$1" = none ] || [ "$2" = none ] || [ "$1" != "$2" ]; then
+	bad "native records" "native records: boot log $1, System.map $2 (must be equal numbers)"
+elif [ "$3" = "$1" ] && [ "$4" = "$2" ]; then
+	ok "records: pfe boot log $3, System.map $4 = native $1, $2"
+else
+	bad "records" "records: pfe boot log $3, System.map $4; native $1, $2"
+fi
+
+v=$($KERNEL_CC -dumpversion | cut -d. -f1)
+[ "$fails" = 0 ] || die "pfe gcc-$v $how: $why"
+say "logs: $logs"
+n_ftrace=$(grep -c "${tab}PASSED\$" "$logs/selftests-pfe.txt")
+say "PASS (pfe gcc-$v $how: $n_ftrace ftrace self-tests PASSED, $((n_pfe - n_ftrace)) trace event ones OK, $3 records = native)"
