@@ -4,9 +4,14 @@
  *                     assemble_start_function after the section switch and
  *                     the alignment, before .globl/.type/label, on every GCC.
  *   after the label   the RTL pass "pfe_entry" (before "shorten", after the
- *                     targets' ENDBR/BTI passes) inserts one asm text insn
- *                     right after the landing pad, so the NOPs stay inside
- *                     .cfi_startproc, plus (clobber (reg)) insns that tell
+ *                     targets' ENDBR/BTI passes) finds where the area goes:
+ *                     after the landing pad insn (final prints it from the
+ *                     wrapped targetm.asm_out.final_postscan_insn), or, with
+ *                     none, before the first insn (from a function_prologue
+ *                     hook installed for this function only: its presence
+ *                     changes where GCC puts -pg's call).  Plain text, as
+ *                     GCC prints its own: inside .cfi_startproc, no #APP.
+ *                     The pass also inserts (clobber (reg)) insns that tell
  *                     IPA-RA what a patched entry may write (plan->clobbers).
  *   C++ asm thunks    have no RTL: targetm.asm_out.output_mi_thunk is
  *                     wrapped and its landing pad kept first.
@@ -15,7 +20,8 @@
  *                     section object (GCC 13+ asserts on those).
  *
  * Debugging: -S shows the text; -fdump-rtl-pfe_entry the insns; a missing
- * pre area on one function means begin_function was not reached for it.
+ * pre area on one function means begin_function was not reached for it, a
+ * missing post area that final never printed the insn it follows.
  */
 #include "pfe.h"
 
@@ -23,9 +29,21 @@ static void (*gcc_begin_function)(tree);
 static struct gcc_debug_hooks pfe_debug_hooks;
 static void (*gcc_output_mi_thunk)(FILE *, tree, HOST_WIDE_INT, HOST_WIDE_INT,
 				   tree);
+static void (*gcc_function_prologue)(FILE * PFE_PROLOGUE_PARAMS);
+static void (*gcc_final_postscan_insn)(FILE *, pfe_insn, rtx *, int);
 /* A DECL_IGNORED_P function whose flag pfe cleared so that GCC calls
  * begin_function for it; the flag is restored there. */
 static tree ignored_fndecl;
+
+/* The area after the label of the function final prints next: after the
+ * insn AFTER (its landing pad), or, when AFTER is NULL, in front of its
+ * first insn, with the target's landing pad first when ADD_PAD.  Set by
+ * the pfe_entry pass, printed once, by the decl it was set for. */
+static struct {
+	const struct pfe_plan *plan;
+	pfe_insn after;
+	bool add_pad;
+} pending_post_area;
 
 static void put_nops(FILE *out, unsigned int count)
 {
@@ -114,30 +132,46 @@ static pfe_insn entry_insertion_point(void)
 	return first ? first : get_insns();
 }
 
-static void insert_post_area(const struct pfe_plan *plan)
+/* Print the pending area if final is at the place it was planned for. */
+static void put_pending_post_area(FILE *out, pfe_insn after)
+{
+	const struct pfe_plan *plan = pending_post_area.plan;
+
+	if (!plan || plan->decl != current_function_decl ||
+	    pending_post_area.after != after)
+		return;
+	pending_post_area.plan = NULL;
+	put_post_area(out, plan, pending_post_area.add_pad);
+}
+
+static void pfe_function_prologue(FILE *out PFE_PROLOGUE_PARAMS)
+{
+	targetm.asm_out.function_prologue = gcc_function_prologue;
+	put_pending_post_area(out, NULL);
+	gcc_function_prologue(out PFE_PROLOGUE_ARGS);
+}
+
+static void pfe_final_postscan_insn(FILE *out, pfe_insn insn, rtx *ops,
+				    int n_ops)
+{
+	if (gcc_final_postscan_insn)
+		gcc_final_postscan_insn(out, insn, ops, n_ops);
+	put_pending_post_area(out, insn);
+}
+
+/* Plan where final prints the area after the label. */
+static void plan_post_area(const struct pfe_plan *plan)
 {
 	pfe_insn first = first_code_insn();
 	bool after_pad = first && insn_is_landing_pad(first);
-	bool add_pad = !after_pad && first && pfe_arch->displaced_landing_pad &&
-		       pfe_arch->displaced_landing_pad(first);
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&text, &len);
 
-	if (!out)
-		pfe_fatal("pfe: %qD: out of memory", plan->decl);
-	put_post_area(out, plan, add_pad);
-	fclose(out);
-	/* final puts a tab before asm text and a newline after it. */
-	if (len && text[len - 1] == '\n')
-		text[len - 1] = '\0';
-
-	rtx area = pfe_gen_asm_text(text + strspn(text, "\t"));
-	free(text);
-	if (after_pad)
-		emit_insn_after(area, first);
-	else
-		emit_insn_before(area, entry_insertion_point());
+	pending_post_area.plan = plan;
+	pending_post_area.after = after_pad ? first : NULL;
+	pending_post_area.add_pad = !after_pad && first &&
+				    pfe_arch->displaced_landing_pad &&
+				    pfe_arch->displaced_landing_pad(first);
+	if (!after_pad)
+		targetm.asm_out.function_prologue = pfe_function_prologue;
 }
 
 static void clobber_reg_before(pfe_insn where, unsigned int regno)
@@ -177,7 +211,7 @@ static unsigned int pfe_entry_execute(void)
 	if (plan->pre + plan->post == 0)
 		return 0;
 	if (plan->post > 0)
-		insert_post_area(plan);
+		plan_post_area(plan);
 	insert_entry_clobbers(plan);
 	if (plan->pre > 0 && DECL_IGNORED_P(current_function_decl)) {
 		DECL_IGNORED_P(current_function_decl) = 0;
@@ -279,6 +313,12 @@ void pfe_emit_init(void)
 		gcc_output_mi_thunk = targetm.asm_out.output_mi_thunk;
 		targetm.asm_out.output_mi_thunk = pfe_output_mi_thunk;
 	}
+	if (targetm.asm_out.final_postscan_insn != pfe_final_postscan_insn) {
+		gcc_final_postscan_insn = targetm.asm_out.final_postscan_insn;
+		targetm.asm_out.final_postscan_insn = pfe_final_postscan_insn;
+	}
+	if (targetm.asm_out.function_prologue != pfe_function_prologue)
+		gcc_function_prologue = targetm.asm_out.function_prologue;
 }
 
 static const pass_data pfe_entry_pass_data = {

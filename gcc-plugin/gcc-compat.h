@@ -82,11 +82,14 @@
 	{ name, min, max, true, false, false, handler, false }
 #endif
 
-/* An asm text insn.  final prints "# line" markers around asm text with a
- * real location and crashes on UNKNOWN_LOCATION (no file name): the
- * built-in location has a file and no line, so neither happens. */
-#define pfe_gen_asm_text(text) \
-	gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text), BUILTINS_LOCATION)
+/* GCC 8 dropped the frame size argument of the function_prologue hook. */
+#if BUILDING_GCC_VERSION >= 8000
+#define PFE_PROLOGUE_PARAMS
+#define PFE_PROLOGUE_ARGS
+#else
+#define PFE_PROLOGUE_PARAMS , HOST_WIDE_INT frame_size
+#define PFE_PROLOGUE_ARGS , frame_size
+#endif
 
 /* GCC 5 turned insns into rtx_insn *. */
 #if BUILDING_GCC_VERSION >= 5000
