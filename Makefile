@@ -6,6 +6,7 @@
 #                                pfe-scan to $(PREFIX)/bin
 #   make demo                    install deps, build, show the plugin at work
 #   make check                   install deps, run the DejaGnu matrix
+#   make check-mutants           the suite catches every bug of testsuite/mutants
 #   make check-kernel            an arm64 kernel built with pfe boots and traces
 #   make bench                   compile-time ratios (sqlite3.c)
 #
@@ -18,7 +19,12 @@ CC := gcc
 endif
 PREFIX ?= /usr/local
 CC_NAME := $(notdir $(firstword $(CC)))
-BUILD := build/$(CC_NAME)$(if $(LEGACY),-legacy)
+# LEGACY=1 builds the GCC 4.9-7 code paths; LEGACY=0 or none, the normal.
+ifneq ($(filter-out 0 1,$(LEGACY)),)
+$(error LEGACY=$(LEGACY): use LEGACY=1 (GCC 4.9-7 code paths) or LEGACY=0)
+endif
+LEGACY_ON := $(filter 1,$(LEGACY))
+BUILD := build/$(CC_NAME)$(if $(LEGACY_ON),-legacy)
 PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 GCC_TARGET := $(shell $(CC) -dumpmachine)
 GCC_MAJOR := $(shell $(CC) -dumpversion | cut -d. -f1)
@@ -36,7 +42,7 @@ PLUGIN_SRCS := gcc-plugin/pfe.c gcc-plugin/plan.c gcc-plugin/emit.c $(ARCH_SRC)
 PLUGIN_HDRS := gcc-plugin/pfe.h gcc-plugin/gcc-compat.h
 PLUGIN_CXXFLAGS := -x c++ -fPIC -shared -O2 -fno-rtti -fno-exceptions \
 	-Wall -Wextra -Werror -Wno-unused-parameter \
-	-I$(PLUGIN_DIR)/include -Igcc-plugin/shim $(if $(LEGACY),-DPFE_LEGACY)
+	-I$(PLUGIN_DIR)/include -Igcc-plugin/shim $(if $(LEGACY_ON),-DPFE_LEGACY)
 
 Q := $(if $(V),,@)
 
@@ -47,8 +53,21 @@ plugin: $(BUILD)/pfe.so
 $(BUILD)/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
 	$(if $(ARCH_BACKEND),,$(error pfe: no arch-hooks for target $(GCC_TARGET)))
 	@mkdir -p $(BUILD)
-	@echo "  CXX  $@  ($(PLUGIN_CXX), $(GCC_TARGET) GCC $(GCC_MAJOR)$(if $(LEGACY), legacy))"
-	$(Q)$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -o $@ $(PLUGIN_SRCS)
+	@echo "  CXX  $@  ($(PLUGIN_CXX), $(GCC_TARGET) GCC $(GCC_MAJOR)$(if $(LEGACY_ON), legacy))"
+	$(Q)$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -o $@.$$$$ $(PLUGIN_SRCS) && mv -f $@.$$$$ $@
+
+# The same plugin, saying it was built for GCC 0.0.0-pfe-test: pfe.errors
+# loads it to see the version error (a plugin of another installed GCC
+# would not even load: its C++ symbols differ).
+$(BUILD)/wrong-version/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
+	@mkdir -p $(BUILD)/wrong-version
+	$(Q)h=$(BUILD)/wrong-version/plugin-version.h; \
+	sed 's/^static char basever\[\] = ".*";/static char basever[] = "0.0.0-pfe-test";/' \
+		$(PLUGIN_DIR)/include/plugin-version.h > $$h.$$$$ && \
+	grep -q '"0.0.0-pfe-test"' $$h.$$$$ && mv -f $$h.$$$$ $$h
+	$(Q)$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -iquote $(BUILD)/wrong-version -o $@.$$$$ $(PLUGIN_SRCS) && mv -f $@.$$$$ $@
+
+wrong-version-plugin: $(BUILD)/wrong-version/pfe.so
 
 install: $(BUILD)/pfe.so install-scan
 	install -m 0755 $(BUILD)/pfe.so $(PLUGIN_DIR)/pfe.so
@@ -65,6 +84,11 @@ check: deps
 	$(MAKE) -s build/pfe-scan build/pfe-scan-fuzz
 	sh scripts/check-matrix.sh
 
+# Realistic bugs (testsuite/mutants) the suite must catch; about 15 minutes.
+check-mutants: deps
+	$(MAKE) -s build/pfe-scan
+	sh scripts/check-mutants.sh
+
 check-kernel:
 	sh scripts/install-deps.sh kernel
 	sh scripts/check-kernel.sh
@@ -77,4 +101,4 @@ clean:
 
 include scripts/pfe-scan.mk
 
-.PHONY: all plugin install deps demo check check-kernel bench clean
+.PHONY: all plugin wrong-version-plugin install deps demo check check-mutants check-kernel bench clean

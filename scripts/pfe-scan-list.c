@@ -49,6 +49,8 @@ static void print_json(struct image *img, const struct record *rec, const struct
 	if (site->kind == KIND_CALL)
 		json_string(out, "target", site->call_target);
 	json_string(out, "landing", site->landing);
+	json_string(out, "pad_after_nops", site->pad_after_nops ? site->pad_after_nops : "");
+	fprintf(out, ",\"at_pad\":%d", site->at_pad ? 1 : 0);
 	json_string(out, "record_section", img->secs[rec->rec_sec].name);
 	json_string(out, "linked", linked_section(img, rec->rec_sec));
 	json_string(out, "group", img->secs[rec->rec_sec].group);

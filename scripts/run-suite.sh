@@ -1,30 +1,44 @@
 #!/bin/sh
-# run-suite.sh NAME CC [LEGACY] [CFLAGS] [DIFF]: build pfe for CC, run the DejaGnu
-# suite with it in build/check/NAME (DIFF: how much of pfe.diff runs: full,
-# quick or sqlite); prints DejaGnu's summary.
+# run-suite.sh NAME CC [LEGACY] [CFLAGS] [DIFF]: build pfe for CC and run the
+# DejaGnu suite with it in build/check/NAME (DIFF: how much of pfe.diff runs:
+# full, quick or sqlite); then print the result (scripts/suite-result.sh).
 #   CC may be a sid compiler (gcc-13..16): it then runs through sid-run.
+# Exit status: 0 when the run passed, 1 when anything failed or the suite
+# could not run (a missing compiler, a plugin that does not build, a probe
+# that disagrees with the compiler's version: each says why).
 # Debug: RUNTESTFLAGS="-v -v pfe.compile/compile.exp" scripts/run-suite.sh ...
-set -eu
+set -u
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 name=$1 cc=$2 legacy=${3:-} cflags=${4:-} diff=${5:-${PFE_DIFF:-full}}
 cd "$top"
+obj=build/check/$name
+# Nothing of an earlier run may be read as this one's.
+rm -rf "$obj"
+mkdir -p "$obj"
+die() {
+	echo "run-suite: $name: $*" >&2
+	echo "setup: $*" > "$obj/run-status"
+	sh scripts/suite-result.sh --subset "$name" "$obj"
+	exit 1
+}
 case $cc in
 gcc-1[3-9]) wrap="$top/scripts/sid-run" ;;
 *) wrap= ;;
 esac
-ccname=$cc
-build=build/$ccname${legacy:+-legacy}
-# Only the plugin in the chroot: pfe-scan is a host tool (libelf).
-$wrap make -s CC="$cc" ${legacy:+LEGACY=1} plugin >/dev/null
-make -s build/pfe-scan
-machine=$($wrap $cc -dumpmachine)
+build=build/$cc${legacy:+-legacy}
+# Only the plugins in the chroot: pfe-scan is a host tool (libelf).
+$wrap make -s CC="$cc" ${legacy:+LEGACY=1} plugin wrong-version-plugin > "$obj/build.log" 2>&1 ||
+	die "make CC=$cc plugin failed: $(tail -5 "$obj/build.log")"
+make -s build/pfe-scan > /dev/null || die "make build/pfe-scan failed"
+machine=$($wrap $cc -dumpmachine) || die "$cc -dumpmachine failed"
+major=$($wrap $cc -dumpversion | cut -d. -f1)
 objdump=objdump
 command -v "$machine-objdump" >/dev/null && objdump=$machine-objdump
 case $machine in
 x86_64-*) target=x86_64 ;;
 aarch64-*) target=aarch64 ;;
 riscv64-*) target=riscv64 ;;
-*) target=unknown ;;
+*) die "no target for $machine" ;;
 esac
 case " $cflags " in *" -m32 "*) target=i386 ;; esac
 run=
@@ -32,17 +46,28 @@ case $target in
 aarch64) run="qemu-aarch64 -L /usr/aarch64-linux-gnu" ;;
 riscv64) run="qemu-riscv64 -L /usr/riscv64-linux-gnu" ;;
 esac
+# GCC 8+ has -fpatchable-function-entry: the probe must agree with that.
 native=0
-echo 'int f(void){return 0;}' > /tmp/pfe-native-probe.c
-$wrap $cc -fpatchable-function-entry=1 -S -o /dev/null /tmp/pfe-native-probe.c 2>/dev/null && native=1
-obj=build/check/$name
-mkdir -p "$obj"
+[ "$major" -ge 8 ] && native=1
+echo 'int f(void){return 0;}' > "$obj/native-probe.c"
+# shellcheck disable=SC2086
+if probe=$($wrap $cc $cflags -fpatchable-function-entry=1 -S -o /dev/null "$obj/native-probe.c" 2>&1); then
+	[ $native = 1 ] || die "GCC $major accepts -fpatchable-function-entry: not the GCC it says it is"
+else
+	[ $native = 0 ] || die "GCC $major refuses -fpatchable-function-entry: $probe"
+fi
 cd "$obj"
 # shellcheck disable=SC2086
-runtest --tool pfe --srcdir "$top/testsuite" \
+timeout -k 30 "${PFE_SUITE_TIMEOUT:-2700}" runtest --tool pfe --srcdir "$top/testsuite" \
 	PFE_CC="$wrap $cc" PFE_PLUGIN="$top/$build/pfe.so" \
 	PFE_SCAN="$top/build/pfe-scan" PFE_TARGET="$target" \
 	PFE_CFLAGS="$cflags" PFE_RUN="$run" PFE_NATIVE="$native" \
 	PFE_OBJDUMP="$objdump" PFE_CORPUS="${PFE_CORPUS:-/var/lib/pfe/corpus}" PFE_DIFF="$diff" \
-	${RUNTESTFLAGS:-} > runtest.out 2>&1 || true
-sed -n '/=== pfe Summary ===/,$p' pfe.sum
+	${RUNTESTFLAGS:-} > runtest.out 2>&1
+echo $? > run-status
+cd "$top"
+case ${RUNTESTFLAGS:-} in
+*.exp*) subset=--subset ;;
+*) subset= ;;
+esac
+sh scripts/suite-result.sh $subset "$name" "$obj"

@@ -2,7 +2,11 @@
  * time.  Built by run.exp twice, with pfe (-DPFE_PRE=N -DPFE_POST=M-N) and
  * without; stdout must be the same, and the pfe build must find, for each
  * function below, exactly one record pointing PFE_PRE NOPs before it, and
- * PFE_POST NOPs after its landing pad.  Problems go to stderr, exit 1. */
+ * PFE_POST NOPs after its landing pad; no record's NOPs may be followed by
+ * a landing pad (NOPs before ENDBR/BTI break IBT/BTI); with -DPFE_LANDING
+ * (built with -fcf-protection or -mbranch-protection) the functions below,
+ * whose addresses are taken, must start with one.  Problems go to stderr,
+ * exit 1. */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,6 +80,12 @@ static int check_function(const char *name, const void *fn)
 		fprintf(stderr, "%s: %d records, want 1\n", name, found);
 		bad = 1;
 	}
+#ifdef PFE_LANDING
+	if (!pad) {
+		fprintf(stderr, "%s: no landing pad at the entry\n", name);
+		bad = 1;
+	}
+#endif
 	unsigned int post = count_nops(entry + pad, &bytes);
 	if (post != PFE_POST) {
 		fprintf(stderr, "%s: %u NOPs after the entry, want %d\n", name,
@@ -94,16 +104,25 @@ static int check_every_record(void)
 	for (const uintptr_t *r = __start___patchable_function_entries;
 	     r < __stop___patchable_function_entries; r++) {
 		const unsigned char *area = (const unsigned char *)*r;
-		size_t bytes, pad;
+		size_t bytes, post_bytes = 0, pad;
 		unsigned int n = count_nops(area, &bytes), post = 0;
+		const unsigned char *end = area + bytes;
 		int ok;
 
-		if (PFE_PRE == 0)
+		if (PFE_PRE == 0) {
 			ok = n == PFE_POST;
-		else if (n == PFE_PRE && (pad = landing_pad_at(area + bytes)) != 0)
-			ok = (post = count_nops(area + bytes + pad, &bytes)) == PFE_POST;
-		else
+		} else if (n == PFE_PRE && (pad = landing_pad_at(end)) != 0) {
+			post = count_nops(end + pad, &post_bytes);
+			ok = post == PFE_POST;
+			end += pad + post_bytes;
+		} else {
 			ok = n == PFE_PRE + PFE_POST;
+		}
+		if (landing_pad_at(end)) {
+			fprintf(stderr, "record %d: a landing pad after the NOPs\n",
+				(int)(r - __start___patchable_function_entries));
+			bad = 1;
+		}
 		if (!ok) {
 			fprintf(stderr, "record %d: %u NOPs, then %u, want %d and %d\n",
 				(int)(r - __start___patchable_function_entries),

@@ -1,0 +1,158 @@
+#!/bin/sh
+# check-harness.sh [CC]: tests of the test harness itself.  The summary
+# line of make check must never say "0 failed" when a run failed, did not
+# run or did not finish; each case below makes one of those happen on
+# purpose and checks that run-suite.sh / suite-result.sh count it:
+#
+#   stale-sum       runtest dies at once (exit 127) after a good run left its
+#                   pfe.sum: the old result must not be read
+#   unfinished      runtest writes PASS lines and dies before finishing
+#   tcl-error       a Tcl error and dg-final checks without output
+#                   (testsuite/pfe.harness): ERROR and UNRESOLVED count
+#   unsupported     a new UNSUPPORTED, an expected one missing, and one
+#                   that is expected
+#   missing-tool    uftrace is not there: pfe.uftrace fails, it does not skip
+#   timeout         a launcher that never returns: the program runs fail
+#   probe           a compiler of GCC 8+ that refuses the native option:
+#                   run-suite.sh stops and says why
+#
+# CC (default gcc-12) is the real compiler the cases build with.  Results go
+# to build/check/harness as a DejaGnu-style pfe.sum, so check-matrix.sh
+# counts them like any run; the exit status is 0 only if every case passed.
+# Debug: sh -x scripts/check-harness.sh; each case's files stay in
+# build/check/harness/CASE.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+cc=${1:-gcc-12}
+cd "$top"
+out=build/check/harness
+rm -rf "$out"
+mkdir -p "$out"
+sum=$out/pfe.sum
+passes=0 fails=0
+result() { # result PASS|FAIL TEXT
+	echo "$1: $2" >> "$sum"
+	echo "$1: $2"
+	if [ "$1" = PASS ]; then passes=$((passes + 1)); else fails=$((fails + 1)); fi
+}
+# expect_failed CASE OUTPUT: OUTPUT's result line counts at least one failure.
+expect_failed() {
+	if echo "$2" | grep -qE '^[^:]+: [0-9]+ passed, [1-9][0-9]* failed'; then
+		result PASS "$1"
+	else
+		result FAIL "$1"
+		printf '%s\n' "$2" | sed 's/^/    /'
+	fi
+}
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"' EXIT
+fake() { # fake NAME BODY: an executable NAME in $bin
+	printf '#!/bin/sh\n%s\n' "$2" > "$bin/$1"
+	chmod +x "$bin/$1"
+}
+make -s CC="$cc" plugin wrong-version-plugin build/pfe-scan > /dev/null ||
+	{ result FAIL "harness: make CC=$cc plugin"; exit 1; }
+
+# stale-sum: a complete good run's files, then a runtest that dies.
+d=build/check/harness-stale
+mkdir -p "$d"
+printf 'PASS: good\n\n\t\t=== pfe Summary ===\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
+echo "runtest completed at yesterday" > "$d/pfe.log"
+echo 0 > "$d/run-status"
+fake runtest 'exit 127'
+r=$(PATH="$bin:$PATH" sh scripts/run-suite.sh harness-stale "$cc" 2>&1)
+expect_failed "harness: a runtest that dies (exit 127) after a good run is a failure" "$r"
+
+# unfinished: PASS lines and a summary, but runtest never completed.
+fake runtest 'printf "PASS: a\n# of expected passes\t\t1\n" > pfe.sum; kill -9 $$'
+r=$(PATH="$bin:$PATH" sh scripts/run-suite.sh harness-unfinished "$cc" 2>&1)
+expect_failed "harness: a runtest killed before it completes is a failure" "$r"
+rm "$bin/runtest"
+
+# tcl-error: the real runtest on pfe.harness.
+d=$out/tcl-error
+mkdir -p "$d"
+(cd "$d" && runtest --tool pfe --srcdir "$top/testsuite" PFE_HARNESS=1 \
+	PFE_CC="$cc" PFE_PLUGIN="$top/build/$cc/pfe.so" PFE_SCAN="$top/build/pfe-scan" \
+	PFE_TARGET=x86_64 pfe.harness/harness.exp > runtest.out 2>&1; echo $? > run-status)
+r=$(sh scripts/suite-result.sh --subset harness-tcl "$d" 2>&1)
+if [ "$(grep -c '^UNRESOLVED: missing-output.c' "$d/pfe.sum")" = 2 ] && grep -q '^ERROR:' "$d/pfe.sum" &&
+	! grep -q '^FAIL: missing-output.c' "$d/pfe.sum"; then
+	expect_failed "harness: a Tcl error (ERROR) and checks of a missing output (UNRESOLVED) are failures" "$r"
+else
+	result FAIL "harness: pfe.harness did not give 2 UNRESOLVED and an ERROR"
+	sed 's/^/    /' "$d/pfe.sum"
+fi
+
+# unsupported: crafted sums against a crafted expected list.
+d=$out/unsupported
+mkdir -p "$d"
+echo "runtest completed at now" > "$d/pfe.log"
+echo 0 > "$d/run-status"
+printf 'harness-u*\tknown (a reason)\n' > "$d/expected"
+for c in new missing known; do
+	case $c in
+	new) u='UNSUPPORTED: known (a reason)
+UNSUPPORTED: surprise (no reason)' ;;
+	missing) u= ;;
+	known) u='UNSUPPORTED: known (a reason)' ;;
+	esac
+	printf 'PASS: a\n%s\n\n# of expected passes\t\t1\n' "$u" > "$d/pfe.sum"
+	r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh harness-u "$d" 2>&1)
+	case $c in
+	known)
+		if echo "$r" | grep -q '^harness-u: 1 passed, 0 failed, 1 unsupported$'; then
+			result PASS "harness: an expected UNSUPPORTED is not a failure"
+		else
+			result FAIL "harness: an expected UNSUPPORTED is not a failure"
+			printf '%s\n' "$r" | sed 's/^/    /'
+		fi ;;
+	*) expect_failed "harness: an UNSUPPORTED that is $c is a failure" "$r" ;;
+	esac
+done
+
+# missing-tool: no uftrace.
+fake uftrace 'echo "uftrace: not installed" >&2; exit 127'
+d=$out/missing-tool
+mkdir -p "$d"
+(cd "$d" && PATH="$bin:$PATH" runtest --tool pfe --srcdir "$top/testsuite" \
+	PFE_CC="$cc" PFE_PLUGIN="$top/build/$cc/pfe.so" PFE_SCAN="$top/build/pfe-scan" \
+	PFE_TARGET=x86_64 PFE_NATIVE=1 pfe.uftrace/uftrace.exp > runtest.out 2>&1; echo $? > run-status)
+r=$(sh scripts/suite-result.sh --subset harness-tool "$d" 2>&1)
+if grep -q '^FAIL: uftrace ' "$d/pfe.sum"; then
+	expect_failed "harness: a missing tool (uftrace) fails its tests" "$r"
+else
+	result FAIL "harness: a missing tool (uftrace) fails its tests (no FAIL: uftrace ...)"
+fi
+
+# timeout: every program run goes through a launcher that hangs.
+fake hang 'sleep 600'
+d=$out/timeout
+mkdir -p "$d"
+(cd "$d" && runtest --tool pfe --srcdir "$top/testsuite" PFE_RUN_TIMEOUT=2 PFE_RUN="$bin/hang" \
+	PFE_CC="$cc" PFE_PLUGIN="$top/build/$cc/pfe.so" PFE_SCAN="$top/build/pfe-scan" \
+	PFE_TARGET=x86_64 pfe.link/link.exp > runtest.out 2>&1; echo $? > run-status)
+r=$(sh scripts/suite-result.sh --subset harness-timeout "$d" 2>&1)
+if grep -q '^FAIL: .*: runs$' "$d/pfe.sum"; then
+	expect_failed "harness: a program that does not finish in time is a failure" "$r"
+else
+	result FAIL "harness: a program that does not finish in time is a failure (no FAIL ... runs)"
+fi
+
+# probe: GCC 8+ that refuses -fpatchable-function-entry.
+fake "$cc" "for a; do case \$a in -fpatchable-function-entry=*) echo 'unrecognized option' >&2; exit 1 ;; esac; done
+exec $(command -v "$cc") \"\$@\""
+r=$(PATH="$bin:$PATH" sh scripts/run-suite.sh harness-probe "$cc" 2>&1)
+if echo "$r" | grep -q 'refuses -fpatchable-function-entry: unrecognized option'; then
+	expect_failed "harness: a native-option probe that disagrees with the GCC version stops the run" "$r"
+else
+	result FAIL "harness: a native-option probe that disagrees with the GCC version stops the run"
+	printf '%s\n' "$r" | sed 's/^/    /'
+fi
+rm -rf build/check/harness-stale build/check/harness-unfinished build/check/harness-probe
+
+printf '\n\t\t=== pfe Summary ===\n\n# of expected passes\t\t%s\n' "$passes" >> "$sum"
+[ "$fails" -eq 0 ] || printf '# of unexpected failures\t%s\n' "$fails" >> "$sum"
+echo "runtest completed at $(date)" > "$out/pfe.log"
+echo 0 > "$out/run-status"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,117 @@
+#!/bin/sh
+# check-mutants.sh [NAME...]: the mutation check (make check-mutants).
+#
+# For each mutant of testsuite/mutants (all, or the NAMEs given): copy the
+# tree (tracked and new files, no build/), apply the mutant's sed scripts,
+# and run the part of the suite it names (scripts/run-suite.sh, pfe.diff at
+# PFE_DIFF=quick) with that run of testsuite/matrix.  A mutant is caught when
+# that run has a failure; it prints which tests caught it.  First, each part
+# of the suite runs once on the tree as it is and must pass: otherwise
+# every mutant would look caught.  Two runs at a time (PFE_JOBS).
+#
+# Exit status 0 only if the unmutated runs passed and every mutant was
+# caught; a mutant whose sed script changes nothing is stale: a failure too.
+# Debug: scripts/check-mutants.sh NAME; the copy and its logs stay in
+# build/mutants/NAME (build/check/NAME inside it).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+cd "$top"
+work=$top/build/mutants
+list=testsuite/mutants
+jobs=${PFE_JOBS:-2}
+
+# field NAME KEY: the rest of each "KEY ..." line of mutant NAME.
+field() {
+	awk -v n="$1" -v k="$2" '
+		$1 == "mutant" { cur = $2; next }
+		cur == n && $1 == k { sub(/^[^ ]+ /, ""); print }' "$list"
+}
+
+# A copy of the tree in DIR: what git tracks and the new files it does not
+# ignore, as they are now.
+copy_tree() {
+	rm -rf "$1"
+	mkdir -p "$1"
+	git ls-files -z -c -o --exclude-standard | xargs -0 tar cf - | tar xf - -C "$1"
+}
+
+# run_part DIR RUN EXP...: run-suite.sh in the tree DIR for RUN of
+# testsuite/matrix on the .exp files; prints its result.
+run_part() {
+	dir=$1 run=$2
+	shift 2
+	line=$(grep -v '^#' testsuite/matrix | awk -v r="$run" '$1 == r')
+	[ -n "$line" ] || { echo "$run: not in testsuite/matrix"; return 1; }
+	set -- $line "$@"
+	name=$1 cc=$2 legacy=$3 cflags=$(echo "$4" | tr , ' ')
+	shift 5
+	[ "$legacy" = - ] && legacy=
+	[ "$cflags" = - ] && cflags=
+	(cd "$dir" && PFE_DIFF=quick RUNTESTFLAGS="$*" sh scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags")
+}
+
+# One mutant: copy, mutate, run; a line "caught NAME: ..." or "SURVIVED NAME".
+one() {
+	n=$1
+	dir=$work/$n
+	copy_tree "$dir"
+	stale=
+	field "$n" sed > "$dir/.mutant-seds"
+	while read -r file script; do
+		cp "$dir/$file" "$dir/$file.orig"
+		sed -i -e "$script" "$dir/$file"
+		cmp -s "$dir/$file" "$dir/$file.orig" && stale="$stale $file"
+		rm "$dir/$file.orig"
+	done < "$dir/.mutant-seds"
+	if [ -n "$stale" ]; then
+		echo "STALE $n: its sed script changes nothing in$stale"
+		return
+	fi
+	# shellcheck disable=SC2046
+	out=$(run_part "$dir" $(field "$n" where) 2>&1)
+	run=$(field "$n" where | awk '{ print $1 }')
+	sum=$dir/build/check/$run/pfe.sum
+	caught=$(grep -E '^(FAIL|XPASS|UNRESOLVED|ERROR):' "$sum" 2>/dev/null)
+	if [ -n "$caught" ]; then
+		echo "caught $n: $(echo "$caught" | wc -l) tests, e.g. $(echo "$caught" | head -n 3 | sed 's/^[A-Z]*: //' | paste -sd ';' -)"
+	elif echo "$out" | grep -q ' [1-9][0-9]* failed'; then
+		echo "caught $n: the run failed: $(echo "$out" | sed -n 2p)"
+	else
+		echo "SURVIVED $n: $(echo "$out" | head -n 1)"
+	fi
+}
+
+case ${1:-} in
+--one) one "$2"; exit 0 ;;
+--base) shift; run_part "$work/unmutated" "$@"; exit ;;
+esac
+
+# The names of the mutants, or of those asked for.
+names=$(awk '$1 == "mutant" { print $2 }' "$list")
+[ $# -gt 0 ] && names=$*
+for n in $names; do
+	awk -v n="$n" '$1 == "mutant" && $2 == n { found = 1 } END { exit !found }' "$list" ||
+		{ echo "check-mutants: no mutant $n in $list" >&2; exit 2; }
+done
+
+
+mkdir -p "$work"
+copy_tree "$work/unmutated"
+echo "check-mutants: the suite's parts, unmutated"
+# One part per run: the .exp files of all its mutants.
+parts=$(for n in $names; do field "$n" where; done |
+	awk '{ for (i = 2; i <= NF; i++) if (!seen[$1 " " $i]++) exps[$1] = exps[$1] " " $i }
+	     END { for (r in exps) print r exps[r] }')
+echo "$parts" | xargs -P "$jobs" -L 1 sh "$0" --base > "$work/base.txt" 2>&1 || :
+if grep -q ' [1-9][0-9]* failed' "$work/base.txt" ||
+	[ "$(grep -c ' 0 failed' "$work/base.txt")" -ne "$(echo "$parts" | wc -l)" ]; then
+	cat "$work/base.txt"
+	echo "check-mutants: the unmutated parts do not pass: no mutant can be judged"
+	exit 1
+fi
+echo "$names" | tr ' ' '\n' | grep -v '^$' | xargs -P "$jobs" -I{} sh "$0" --one {} > "$work/results.txt" 2>&1 || :
+cat "$work/results.txt"
+total=$(echo "$names" | wc -w)
+caught=$(grep -c '^caught ' "$work/results.txt")
+echo "$total mutants, $caught caught, $((total - caught)) not caught"
+[ "$caught" -eq "$total" ]

@@ -1,0 +1,74 @@
+#!/bin/sh
+# suite-result.sh [--subset] NAME DIR: the result of one run of the DejaGnu
+# suite (one compiler of the matrix), read from DIR/pfe.sum, DIR/pfe.log and
+# DIR/run-status (written by run-suite.sh), as one line
+#
+#     NAME: P passed, F failed, U unsupported
+#
+# followed by one line per problem.  Failed counts every FAIL, XPASS,
+# UNRESOLVED, UNTESTED, ERROR and WARNING line (DejaGnu's own summary
+# leaves ERRORs out: a Tcl error in a dg-final check is one), plus one for
+# each of: a runtest that did not run or did not finish (no pfe.sum, no
+# "runtest completed" line in pfe.log, an exit status other than 0 or 1, a
+# pass count that disagrees with DejaGnu's summary, no pass at all), and
+# every UNSUPPORTED line that is not in the expected list for NAME, or
+# expected and missing (not checked with --subset: a run of a few .exp
+# files).
+#
+# The expected list, $PFE_EXPECTED_UNSUPPORTED or
+# testsuite/expected-unsupported, holds lines "GLOB<TAB>TEXT": TEXT is what
+# follows "UNSUPPORTED: " in pfe.sum, expected of every run whose NAME
+# matches the shell pattern GLOB; '#' lines are comments.
+# Exit status 0 when nothing failed, 1 otherwise.
+# Debug: sh -x scripts/suite-result.sh gcc-12 build/check/gcc-12
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+subset=
+[ "$1" = --subset ] && { subset=1; shift; }
+name=$1 dir=$2 expected=${PFE_EXPECTED_UNSUPPORTED:-$top/testsuite/expected-unsupported}
+sum=$dir/pfe.sum
+problems=
+problem() { problems="$problems
+$name: $*"; }
+
+count() { grep -c -E "^($1): " "$sum" 2>/dev/null; }
+
+passed=0 failed=0 unsupported=0
+status=$(cat "$dir/run-status" 2>/dev/null) || status=
+if [ ! -s "$sum" ]; then
+	problem "no $sum: runtest did not run (status ${status:-unknown})"
+	failed=1
+else
+	passed=$(count PASS)
+	failed=$(count 'FAIL|XPASS|UNRESOLVED|UNTESTED|ERROR|WARNING')
+	unsupported=$(count UNSUPPORTED)
+	grep -q '^runtest completed at' "$dir/pfe.log" 2>/dev/null ||
+		{ problem "runtest did not finish (status ${status:-unknown})"; failed=$((failed + 1)); }
+	case $status in
+	0 | 1) ;;
+	*) problem "runtest exit status ${status:-unknown}"; failed=$((failed + 1)) ;;
+	esac
+	summary=$(awk '/^# of expected passes/ { print $NF }' "$sum")
+	[ "${summary:-0}" = "$passed" ] ||
+		{ problem "$passed PASS lines, DejaGnu's summary says ${summary:-none}"; failed=$((failed + 1)); }
+	[ "$passed" -gt 0 ] || { problem "no test passed"; failed=$((failed + 1)); }
+
+	# Expected and actual UNSUPPORTED texts, one per line, sorted.
+	tmp=$(mktemp -d)
+	tab=$(printf '\t')
+	grep -v '^#' "$expected" 2>/dev/null | while IFS="$tab" read -r glob text; do
+		[ -n "$glob" ] || continue
+		# shellcheck disable=SC2254
+		case $name in $glob) printf '%s\n' "$text" ;; esac
+	done | sort -u > "$tmp/want"
+	sed -n 's/^UNSUPPORTED: //p' "$sum" | sort -u > "$tmp/got"
+	comm -23 "$tmp/got" "$tmp/want" > "$tmp/new"
+	if [ -n "$subset" ]; then : > "$tmp/gone"; else comm -13 "$tmp/got" "$tmp/want" > "$tmp/gone"; fi
+	while IFS= read -r l; do problem "unexpected UNSUPPORTED: $l"; done < "$tmp/new"
+	while IFS= read -r l; do problem "expected UNSUPPORTED missing: $l"; done < "$tmp/gone"
+	failed=$((failed + $(wc -l < "$tmp/new") + $(wc -l < "$tmp/gone")))
+	rm -rf "$tmp"
+fi
+echo "$name: $passed passed, $failed failed, $unsupported unsupported"
+[ -z "$problems" ] || printf '%s\n' "$problems" | grep -v '^$'
+[ "$failed" -eq 0 ]
