@@ -3,7 +3,7 @@
 #   make [CC=gcc-N] [LEGACY=1]   build build/<basename of CC>[-legacy]/pfe.so
 #                                and build/pfe-scan (make plugin: pfe.so only)
 #   make install [CC=...]        pfe.so to $(CC -print-file-name=plugin),
-#                                pfe-scan to $(PREFIX)/bin
+#                                pfe-scan and pfe-cc to $(PREFIX)/bin
 #   make demo                    install deps, build, show the plugin at work
 #   make check                   install deps, run the DejaGnu matrix
 #   make check-mutants           the suite catches every bug of testsuite/mutants
@@ -71,6 +71,7 @@ wrong-version-plugin: $(BUILD)/wrong-version/pfe.so
 
 install: $(BUILD)/pfe.so install-scan
 	install -m 0755 $(BUILD)/pfe.so $(PLUGIN_DIR)/pfe.so
+	install -m 0755 scripts/pfe-cc $(DESTDIR)$(PREFIX)/bin/pfe-cc
 
 deps:
 	sh scripts/install-deps.sh

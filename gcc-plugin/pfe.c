@@ -47,21 +47,22 @@ static bool parse_count(const char *s, const char *end, unsigned int *out)
 	return true;
 }
 
-static bool parse_entry(const char *arg, const char *value)
+/* M[,N] into SIZE and PRE; false if malformed or out of range. */
+static bool parse_m_n(const char *value, unsigned int *size, unsigned int *pre)
 {
 	const char *comma = strchr(value, ',');
 	const char *end = value + strlen(value);
-	unsigned int size, pre = 0;
 
-	if (!parse_count(value, comma ? comma : end, &size) ||
-	    (comma && !parse_count(comma + 1, end, &pre))) {
-		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected M or M,N, "
-		      "counts from 0 to %u", arg, value, PFE_MAX_NOPS);
-		return false;
-	}
-	if (pre > size) {
-		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: N (%u) exceeds M (%u)",
-		      arg, value, pre, size);
+	*pre = 0;
+	return parse_count(value, comma ? comma : end, size) &&
+	       (!comma || parse_count(comma + 1, end, pre)) && *pre <= *size;
+}
+
+static bool set_entry(const char *arg, unsigned int size, unsigned int pre)
+{
+	if (pfe_opts.has_entry) {
+		error("pfe: %<-fplugin-arg-pfe-%s%>: padding given twice "
+		      "(%<entry=%> and %<patchable-function-entry=%>)", arg);
 		return false;
 	}
 	pfe_opts.has_entry = true;
@@ -69,6 +70,38 @@ static bool parse_entry(const char *arg, const char *value)
 	pfe_opts.entry_pre = pre;
 	return true;
 }
+
+static bool parse_entry(const char *arg, const char *value)
+{
+	unsigned int size = 0, pre = 0;
+
+	if (!parse_m_n(value, &size, &pre)) {
+		if (pre > size)
+			error("pfe: %<-fplugin-arg-pfe-%s=%s%>: N (%u) exceeds "
+			      "M (%u)", arg, value, pre, size);
+		else
+			error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected M or "
+			      "M,N, counts from 0 to %u", arg, value,
+			      PFE_MAX_NOPS);
+		return false;
+	}
+	return set_entry(arg, size, pre);
+}
+
+/* What pfe-cc passes for -fpatchable-function-entry: entry=, with GCC's
+ * own words for a bad value (build systems and GCC's tests expect them). */
+static bool parse_native_option(const char *arg, const char *value)
+{
+	unsigned int size, pre;
+
+	if (!parse_m_n(value, &size, &pre)) {
+		error("invalid arguments for %<-fpatchable-function-entry%>");
+		return false;
+	}
+	return set_entry(arg, size, pre);
+}
+
+
 
 /* An ELF section name the assembler takes unquoted. */
 static bool parse_section(const char *arg, const char *value)
@@ -105,6 +138,9 @@ static bool print_help(const char *arg, const char *value);
 static const struct pfe_key pfe_keys[] = {
 	{ "entry", "M[,N]", "pad every function with M NOPs, N before its "
 	  "label (like -fpatchable-function-entry=M,N)", parse_entry },
+	{ "patchable-function-entry", "M[,N]", "entry=M[,N] as pfe-cc passes "
+	  "-fpatchable-function-entry=M[,N], with GCC's error message",
+	  parse_native_option },
 	{ "section", "NAME", "record section (default "
 	  PFE_DEFAULT_SECTION ")", parse_section },
 	{ "clobbers", "abi|scratch", "what callers assume a padded function "
@@ -198,6 +234,9 @@ static void pfe_function_start(void *event_data, void *data)
 	pfe_plan_for(current_function_decl);
 }
 
+/* On bad input pfe reports it and registers nothing: the compile fails
+ * (errorcount), with pfe's message alone, not GCC's "failed to initialize
+ * plugin" after it. */
 int plugin_init(struct plugin_name_args *info,
 		struct plugin_gcc_version *version)
 {
@@ -205,10 +244,10 @@ int plugin_init(struct plugin_name_args *info,
 		error("pfe: %s was built for GCC %s, this is GCC %s; rebuild "
 		      "it with %<make CC=this-compiler%>", info->full_name,
 		      gcc_version.basever, version->basever);
-		return 1;
+		return 0;
 	}
 	if (!parse_arguments(info))
-		return 1;
+		return 0;
 	register_callback(info->base_name, PLUGIN_INFO, NULL, &pfe_info);
 	register_callback(info->base_name, PLUGIN_ATTRIBUTES,
 			  pfe_register_attribute, NULL);

@@ -13,11 +13,20 @@ echo
 echo "== The records (pfe-scan list): function, first NOP, bytes before/after the entry:"
 "$top/build/pfe-scan" list "$out/demo"
 echo
-echo "== The code at each record: two NOPs, the entry label, two NOPs:"
-"$top/build/pfe-scan" list --json "$out/demo" | sed 's/.*"address":\([0-9]*\).*/\1/' |
-while read -r addr; do
-	objdump -d --no-show-raw-insn --start-address="$addr" --stop-address=$((addr + 8)) "$out/demo" |
+echo "== Each padded function, whole, from its first NOP: two NOPs, the entry"
+echo "   label, two NOPs, the function's code:"
+"$top/build/pfe-scan" list --json "$out/demo" |
+	sed 's/.*"address":\([0-9]*\).*"function":"\([^"]*\)".*/\1 \2/' |
+while read -r addr fn; do
+	# The function's end: its symbol's value plus size (nm -S).
+	sym=$(nm -S --defined-only "$out/demo" | awk -v f="$fn" '$4 == f { print $1, $2 }')
+	[ -n "$sym" ] || { echo "demo: no symbol $fn" >&2; exit 1; }
+	# shellcheck disable=SC2086
+	set -- $sym
+	end=$((0x$1 + 0x$2))
+	objdump -d --no-show-raw-insn --start-address="$addr" --stop-address="$end" "$out/demo" |
 		sed -n '/^[0-9a-f]* <.*>:$/,$p'
+	echo
 done
 echo
 echo "== The record section, as stored in the file (little-endian pointers):"

@@ -12,6 +12,8 @@
 #   - a Debian sid chroot (debootstrap --variant=minbase) at $PFE_SID_ROOT
 #     holding gcc-13..16 with plugin headers and uftrace (0.19: ENDBR64
 #     before the NOPs too); scripts/sid-run enters it;
+#   - GCC 7.5 for x86_64 and aarch64, built from ../shared/toolchains by
+#     scripts/build-gcc7.sh (15 to 30 minutes each, once);
 #   - the test corpus: sqlite3.c from the npm package better-sqlite3
 #     (pinned version) in $PFE_CORPUS;
 #   - only for "kernel" (make check-kernel): linux-source-6.1, unpacked once
@@ -36,7 +38,8 @@ HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
  gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  gcc-11-aarch64-linux-gnu g++-11-aarch64-linux-gnu gcc-11-plugin-dev-aarch64-linux-gnu
  gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
- libc6-dev-arm64-cross libc6-dev-riscv64-cross uftrace"
+ libc6-dev-arm64-cross libc6-dev-riscv64-cross uftrace
+ libgmp-dev libmpfr-dev libmpc-dev zlib1g-dev"
 
 # make check-kernel: an arm64 kernel built with the aarch64 cross compiler (also
 # in HOST_PKGS), its init linked -static, booted under qemu-system-aarch64.
@@ -149,12 +152,26 @@ install_kernel() {
 	rm -rf "$src" && mv "$src.new" "$src"
 }
 
+# GCC 7.5 (host and aarch64 cross) built from ../shared/toolchains, cached in
+# /var/lib/pfe/gcc-7.  Without its sources the matrix reports its runs as
+# UNSUPPORTED; any other failure stops here.
+install_toolchains() {
+	status=0
+	sh "$(dirname "$0")/build-gcc7.sh" || status=$?
+	case $status in
+	0) ;;
+	2) say "GCC 7.5 not built (no sources): its runs will be UNSUPPORTED" ;;
+	*) exit "$status" ;;
+	esac
+}
+
 [ "$(id -u)" = 0 ] || { say "run as root (apt-get, debootstrap, chroot)"; exit 1; }
 case "${1:-all}" in
 host) install_host; install_corpus ;;
 sid) install_sid ;;
 kernel) install_kernel ;;
-all) install_host; install_corpus; [ "${PFE_NO_SID:-}" ] || install_sid ;;
-*) say "usage: $0 [host|sid|kernel|all]"; exit 1 ;;
+toolchains) install_toolchains ;;
+all) install_host; install_corpus; [ "${PFE_NO_SID:-}" ] || install_sid; install_toolchains ;;
+*) say "usage: $0 [host|sid|kernel|toolchains|all]"; exit 1 ;;
 esac
 say "all dependencies present"

@@ -25,7 +25,7 @@ case $cc in
 gcc-1[3-9]) wrap="$top/scripts/sid-run" ;;
 *) wrap= ;;
 esac
-build=build/$cc${legacy:+-legacy}
+build=build/$(basename "$cc")${legacy:+-legacy}
 # Only the plugins in the chroot: pfe-scan is a host tool (libelf).
 $wrap make -s CC="$cc" ${legacy:+LEGACY=1} plugin wrong-version-plugin > "$obj/build.log" 2>&1 ||
 	die "make CC=$cc plugin failed: $(tail -5 "$obj/build.log")"

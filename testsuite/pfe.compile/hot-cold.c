@@ -1,6 +1,7 @@
 /* A function split into hot and cold parts: only the entry is padded and
    recorded; the .cold part has no NOPs and no record. */
 /* { dg-do compile } */
+/* { dg-require-gcc 8 } */
 /* { dg-options "-O2 -freorder-blocks-and-partition -fplugin-arg-pfe-entry=2,1" } */
 extern void fail(const char *) __attribute__((cold, noreturn));
 int split(int x)

@@ -3,6 +3,7 @@
    BTI C where GCC puts one, then 8 bytes (two NOPs). */
 /* { dg-do assemble } */
 /* { dg-require-target aarch64 } */
+/* { dg-require-accepts -mbranch-protection=standard } */
 /* { dg-options "-O2 -mbranch-protection=standard -fplugin-arg-pfe-entry=3,1" } */
 /* The functions of the assembly-level test (its dg lines are not read). */
 #include "aarch64-bti.c"

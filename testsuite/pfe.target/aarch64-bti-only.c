@@ -3,6 +3,7 @@
    anywhere; a static function only called directly has no BTI C. */
 /* { dg-do compile } */
 /* { dg-require-target aarch64 } */
+/* { dg-require-accepts -mbranch-protection=bti } */
 /* { dg-options "-O2 -mbranch-protection=bti -fplugin-arg-pfe-entry=3,1" } */
 extern int ext(int);
 int leaf(int x) { return x * 7; }

@@ -5,6 +5,7 @@
    directly gets no BTI: NOPs, then PACIASP.  Records: .8byte, 2^3. */
 /* { dg-do compile } */
 /* { dg-require-target aarch64 } */
+/* { dg-require-accepts -mbranch-protection=standard } */
 /* { dg-options "-O2 -mbranch-protection=standard -fplugin-arg-pfe-entry=3,1" } */
 extern int ext(int);
 int leaf(int x) { return x * 7; }

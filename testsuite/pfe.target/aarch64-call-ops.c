@@ -4,7 +4,8 @@
    bytes before the function, and both are 8-byte aligned. */
 /* { dg-do assemble } */
 /* { dg-require-target aarch64 } */
-/* { dg-options "-O2 -falign-functions=8 -mbranch-protection=none -fplugin-arg-pfe-entry=4,2" } */
+/* { dg-options "-O2 -falign-functions=8 -fplugin-arg-pfe-entry=4,2" } */
+/* { dg-additional-options-if-accepted -mbranch-protection=none } */
 int g(int x) { return x + 1; }
 static int s(int x) { return x * 3; }
 int (*p)(int) = s;

@@ -3,6 +3,7 @@
    in a non-leaf function; the record points at the first NOP, after BTI. */
 /* { dg-do assemble } */
 /* { dg-require-target aarch64 } */
+/* { dg-require-accepts -mbranch-protection=standard } */
 /* { dg-options "-O2 -mbranch-protection=standard -fplugin-arg-pfe-entry=2" } */
 int g(int x) { return x + 1; }
 extern int ext(int);

@@ -2,7 +2,8 @@
    after it (MOV X9, LR; BL ftrace_caller once patched): 8 bytes. */
 /* { dg-do assemble } */
 /* { dg-require-target aarch64 } */
-/* { dg-options "-O2 -mbranch-protection=none -fplugin-arg-pfe-entry=2" } */
+/* { dg-options "-O2 -fplugin-arg-pfe-entry=2" } */
+/* { dg-additional-options-if-accepted -mbranch-protection=none } */
 int g(int x) { return x + 1; }
 static int s(int x) { return x * 3; }
 int (*p)(int) = s;

@@ -2,6 +2,7 @@
    landing pad; the two NOPs after the label come before PACIASP. */
 /* { dg-do assemble } */
 /* { dg-require-target aarch64 } */
+/* { dg-require-accepts -mbranch-protection=pac-ret } */
 /* { dg-options "-O2 -mbranch-protection=pac-ret -fplugin-arg-pfe-entry=3,1" } */
 extern int ext(int);
 int leaf(int x) { return x * 7; }

@@ -3,6 +3,7 @@
    first, then PACIASP. */
 /* { dg-do compile } */
 /* { dg-require-target aarch64 } */
+/* { dg-require-accepts -mbranch-protection=pac-ret } */
 /* { dg-options "-O2 -mbranch-protection=pac-ret -fplugin-arg-pfe-entry=3,1" } */
 extern int ext(int);
 int leaf(int x) { return x * 7; }

@@ -3,7 +3,8 @@
    section linked to the function's. */
 /* { dg-do compile } */
 /* { dg-require-target aarch64 } */
-/* { dg-options "-O2 -mbranch-protection=none -fplugin-arg-pfe-entry=3,1" } */
+/* { dg-options "-O2 -fplugin-arg-pfe-entry=3,1" } */
+/* { dg-additional-options-if-accepted -mbranch-protection=none } */
 int g(int x) { return x + 1; }
 static int s(int x) { return x * 3; }
 int (*p)(int) = s;

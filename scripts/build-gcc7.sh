@@ -1,0 +1,95 @@
+#!/bin/sh
+# build-gcc7.sh [TARGET...]: build plugin-enabled GCC 7.5 compilers for the
+# test matrix (and for users who want pfe on a real pre-8 GCC).
+#
+#   TARGET  x86_64 (the host compiler, C and C++, with libgcc) and/or
+#           aarch64 (a cross compiler aarch64-linux-gnu-gcc-7, C and C++,
+#           with libgcc, binutils and libc from Debian's cross packages).
+#           Default: both.
+#   Sources: $PFE_GCC7_SRC, else ../shared/toolchains/gcc-7.5.0-c.tar.xz
+#           beside the checkout (checked against its SHA256SUMS); the full
+#           GNU gcc-7.5.0.tar.xz works too.
+#   Result: $PFE_GCC7_PREFIX (default /var/lib/pfe/gcc-7)/bin/gcc-7,
+#           .../bin/aarch64-linux-gnu-gcc-7; a stamp file per target makes a
+#           second run instant.  No libstdc++: C++ tests use no std headers.
+#
+# Exit status 2 (and a message) when no source tarball is there: the suite
+# reports the GCC 7 runs as UNSUPPORTED then, not failed.
+# Debug: the build logs stay in $PFE_GCC7_PREFIX/build-TARGET.log; rerun with
+# "sh -x"; delete the stamp (.done-TARGET) to rebuild.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+PREFIX=${PFE_GCC7_PREFIX:-/var/lib/pfe/gcc-7}
+SRC=${PFE_GCC7_SRC:-$top/../shared/toolchains/gcc-7.5.0-c.tar.xz}
+JOBS=${PFE_JOBS:-$(nproc)}
+say() { printf 'build-gcc7: %s\n' "$*"; }
+
+# Flags every configure gets (a C compiler with the C++ front end, plugins,
+# nothing the suite does not use).  GCC 7 is C++98 code: newer g++ default to
+# C++17, which it does not compile under.
+COMMON="--disable-bootstrap --enable-languages=c,c++ --enable-plugin
+ --disable-multilib --disable-lto --disable-nls --disable-decimal-float
+ --disable-libssp --disable-libquadmath --disable-libgomp --disable-libatomic
+ --disable-libitm --disable-libsanitizer --disable-libvtv --disable-libcilkrts
+ --disable-libmpx --with-system-zlib --program-suffix=-7"
+
+unpack() {
+	[ -d "$PREFIX/src/gcc-7.5.0" ] && return 0
+	[ -f "$SRC" ] || { say "no GCC 7.5 sources at $SRC (set PFE_GCC7_SRC)"; exit 2; }
+	sums=$(dirname "$SRC")/SHA256SUMS
+	if [ -f "$sums" ] && grep -q "$(basename "$SRC")" "$sums"; then
+		(cd "$(dirname "$SRC")" && grep "$(basename "$SRC")" SHA256SUMS | sha256sum -c --quiet) ||
+			{ say "$SRC: checksum mismatch"; exit 1; }
+	fi
+	say "unpacking $SRC"
+	mkdir -p "$PREFIX/src"
+	tar xJf "$SRC" -C "$PREFIX/src"
+}
+
+# A sysroot made of links to Debian's cross libc: the driver then finds the
+# aarch64 crt files, libc and headers, never the host's.
+aarch64_sysroot() {
+	root=$PREFIX/aarch64-sysroot
+	mkdir -p "$root/usr"
+	for d in include lib lib64; do
+		[ -e "$root/$d" ] || ln -s /usr/aarch64-linux-gnu/${d%64} "$root/$d"
+	done
+	[ -e "$root/usr/aarch64-linux-gnu" ] || ln -s /usr/aarch64-linux-gnu "$root/usr/aarch64-linux-gnu"
+	echo "$root"
+}
+
+# build TARGET CONFIGURE-ARGS...
+build() {
+	t=$1
+	shift
+	stamp=$PREFIX/.done-$t
+	[ -f "$stamp" ] && return 0
+	unpack
+	log=$PREFIX/build-$t.log
+	obj=$PREFIX/obj-$t
+	rm -rf "$obj"
+	mkdir -p "$obj"
+	say "building GCC 7.5 ($t) into $PREFIX, log $log (15 to 30 minutes)"
+	# shellcheck disable=SC2086
+	(cd "$obj" &&
+		CC=gcc-12 CXX="g++-12 -std=gnu++98" CFLAGS="-O2 -g0" CXXFLAGS="-O2 -g0" \
+		"$PREFIX/src/gcc-7.5.0/configure" --prefix="$PREFIX" $COMMON "$@" &&
+		make -j"$JOBS" all-gcc all-target-libgcc &&
+		make install-gcc install-target-libgcc) >"$log" 2>&1 ||
+		{ say "GCC 7.5 ($t) build failed; last lines of $log:"; tail -30 "$log"; exit 1; }
+	rm -rf "$obj"
+	touch "$stamp"
+}
+
+for t in ${*:-x86_64 aarch64}; do
+	case $t in
+	x86_64) build x86_64 ;;
+	aarch64)
+		build aarch64 --target=aarch64-linux-gnu \
+			--with-sysroot="$(aarch64_sysroot)" --with-native-system-header-dir=/include \
+			--with-as=/usr/bin/aarch64-linux-gnu-as --with-ld=/usr/bin/aarch64-linux-gnu-ld \
+			--program-prefix=aarch64-linux-gnu- ;;
+	*) say "unknown target $t (x86_64, aarch64)"; exit 1 ;;
+	esac
+done
+say "GCC 7.5 ready in $PREFIX/bin"
