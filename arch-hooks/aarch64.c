@@ -12,6 +12,10 @@
  * sequence), x30 is what the bl writes, and x16/x17 (IP0/IP1) are what a
  * linker veneer between the bl and a far trampoline may write (AAPCS64).
  *
+ * fentry: "mov x9, x30; bl SYM", the arm64 kernel's patched sequence (SYM
+ * must return with x30 restored from x9); NOP form: two NOPs.  The ops slot
+ * is an .8byte.
+ *
  * Debugging: aarch64-linux-gnu-gcc -S -mbranch-protection=standard.
  */
 #include "../gcc-plugin/pfe.h"
@@ -49,15 +53,27 @@ static bool aarch64_displaced_landing_pad(pfe_insn first)
 #endif
 }
 
+static void aarch64_put_fentry_call(FILE *out, const char *sym,
+				    const char *label, bool nop)
+{
+	fprintf(out, "%s:\n", label);
+	if (nop)
+		fputs("\tnop\n\tnop\n", out);
+	else
+		fprintf(out, "\tmov\tx9, x30\n\tbl\t%s\n", sym);
+}
+
 static const struct pfe_arch aarch64_arch = {
-	"\tnop\n",
+	"\tnop\n", 4,
 	"\t.8byte\t",
 	3,
 	"@progbits",
 	aarch64_is_landing_pad,
 	aarch64_landing_pads,
-	aarch64_displaced_landing_pad, "\thint\t34 // bti c\n",
+	aarch64_displaced_landing_pad, "\thint\t34 // bti c\n", NULL,
 	4, { R9_REGNUM, R16_REGNUM, R17_REGNUM, R30_REGNUM },
+	aarch64_put_fentry_call, NULL, 1, false,
+	"\t.8byte\t%s\n",
 };
 
 const struct pfe_arch *pfe_arch_select(const char **why)

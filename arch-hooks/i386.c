@@ -11,6 +11,63 @@
 #include "insn-flags.h"
 #include "insn-codes.h"
 
+/* fentry as GCC's -pg -mfentry [-mnop-mcount] prints it
+ * (x86_function_profiler): a 5-byte NOP; on x86_64 a direct call, through
+ * the GOT (GCC 13 and older) or the PLT (GCC 14+) for PIC, an absolute
+ * address in r10 for -mcmodel=large (r10 is the static chain, but the
+ * called code must preserve it for nested functions, as mcount does). */
+static void x86_put_call(FILE *out, const char *sym, const char *label,
+			 bool nop)
+{
+	fprintf(out, "%s:", label);
+	if (nop) {
+		fputs("\t.byte\t0x0f, 0x1f, 0x44, 0x00, 0x00\n", out);
+		return;
+	}
+	if (TARGET_64BIT && ix86_cmodel == CM_LARGE) {
+		fprintf(out, "\tmovabsq\t$%s, %%r10\n\tcall\t*%%r10\n", sym);
+	} else if (TARGET_64BIT && ix86_cmodel == CM_LARGE_PIC) {
+		fprintf(out, "\tmovabsq\t$_GLOBAL_OFFSET_TABLE_-%s, %%r11\n"
+			"\tleaq\t%s(%%rip), %%r10\n\taddq\t%%r11, %%r10\n"
+			"\tmovabsq\t$%s@PLTOFF, %%r11\n\taddq\t%%r11, %%r10\n"
+			"\tcall\t*%%r10\n", label, label, sym);
+	} else if (TARGET_64BIT && flag_pic) {
+		fprintf(out, PFE_PROFILER_PIC_CALL_VIA_PLT ? "\tcall\t%s@PLT\n"
+			: "\tcall\t*%s@GOTPCREL(%%rip)\n", sym);
+	} else {
+		fprintf(out, "\tcall\t%s\n", sym);
+	}
+}
+
+/* The call, with the struct value and static chain registers saved
+ * around it, as final's profile_function does for -pg. */
+static void x86_put_fentry_call(FILE *out, const char *sym, const char *label,
+				bool nop)
+{
+	rtx sval = NULL, chain = NULL;
+
+	if (cfun->returns_struct)
+		sval = targetm.calls.struct_value_rtx(TREE_TYPE(current_function_decl), true);
+	if (cfun->static_chain_decl)
+		chain = targetm.calls.static_chain(current_function_decl, true);
+	if (sval && REG_P(sval))
+		ASM_OUTPUT_REG_PUSH(out, REGNO(sval));
+	if (chain && REG_P(chain))
+		ASM_OUTPUT_REG_PUSH(out, REGNO(chain));
+	x86_put_call(out, sym, label, nop);
+	if (chain && REG_P(chain))
+		ASM_OUTPUT_REG_POP(out, REGNO(chain));
+	if (sval && REG_P(sval))
+		ASM_OUTPUT_REG_POP(out, REGNO(sval));
+}
+
+/* GCC's -mfentry refuses i386 PIC too ("isn't supported for 32-bit in
+ * combination with -fpic"). */
+static const char *x86_fentry_refused(void)
+{
+	return !TARGET_64BIT && flag_pic ? "i386 with -fpic or -fpie" : NULL;
+}
+
 static const char *const x86_landing_pads[] = { "endbr64", "endbr32", NULL };
 
 /* ENDBR64/ENDBR32 (GCC 8+; older GCCs have no CET). */
@@ -23,31 +80,45 @@ static bool x86_is_landing_pad(pfe_insn insn)
 #endif
 }
 
+/* x86 -pg -mfentry -fcf-protection: GCC queues ENDBR to print it with its
+ * call; pfe prints it before its own NOPs and GCC then prints none. */
+static const char *x86_take_queued_landing_pad(void)
+{
+	if (!PFE_X86_ENDBR_QUEUED(cfun->machine))
+		return NULL;
+	PFE_X86_ENDBR_UNQUEUE(cfun->machine);
+	return TARGET_64BIT ? "\tendbr64\n" : "\tendbr32\n";
+}
+
 static const struct pfe_arch x86_64_arch = {
-	"\tnop\n",
+	"\tnop\n", 1,
 	"\t.quad\t",
 	3,
 	"@progbits",
 	x86_is_landing_pad,
 	x86_landing_pads,
-	NULL, NULL,
+	NULL, NULL, x86_take_queued_landing_pad,
 	/* Scratch (clobbers=scratch) r11: call-clobbered and not used for
 	 * arguments; r10 is the static chain of nested functions, so a patch
 	 * must preserve it. */
 	1, { R11_REG },
+	x86_put_fentry_call, x86_fentry_refused, 1, true,
+	"\t.quad\t%s\n",
 };
 
 static const struct pfe_arch i386_arch = {
-	"\tnop\n",
+	"\tnop\n", 1,
 	"\t.long\t",
 	2,
 	"@progbits",
 	x86_is_landing_pad,
 	x86_landing_pads,
-	NULL, NULL,
+	NULL, NULL, x86_take_queued_landing_pad,
 	/* No register is free at an i386 entry: all may carry arguments
 	 * (regparm, fastcall) or the static chain. */
 	0, { 0 },
+	x86_put_fentry_call, x86_fentry_refused, 1, true,
+	"\t.long\t%s, 0\n",
 };
 
 const struct pfe_arch *pfe_arch_select(const char **why)

@@ -7,21 +7,41 @@
  * uses.  (GCC 12's riscv back end does not use IPA-RA's call-clobber
  * information; the clobbers keep pfe right where a GCC does.)
  *
+ * fentry: "auipc t0, hi; jalr t0, lo(t0)" to SYM (the riscv kernel's
+ * sequence, "call t0, SYM"), kept 8 bytes by .option norelax (linker
+ * relaxation would shrink it to a jal that cannot be patched back), at a
+ * 4-byte boundary so that each half can be swapped atomically; NOP form:
+ * two 4-byte NOPs, even under RVC.  The ops slot is an .8byte.
+ *
  * Debugging: riscv64-linux-gnu-gcc -S -march=rv64gc / -march=rv64g.
  */
 #include "../gcc-plugin/pfe.h"
 
 static const char *const riscv_landing_pads[] = { NULL };
 
+static void riscv_put_fentry_call(FILE *out, const char *sym,
+				  const char *label, bool nop)
+{
+	fprintf(out, "%s:\n", label);
+	if (nop)
+		fputs("\t.option\tpush\n\t.option\tnorvc\n\tnop\n\tnop\n"
+		      "\t.option\tpop\n", out);
+	else
+		fprintf(out, "\t.option\tpush\n\t.option\tnorelax\n"
+			"\tcall\tt0, %s\n\t.option\tpop\n", sym);
+}
+
 static const struct pfe_arch riscv64_arch = {
-	"\tnop\n",
+	"\tnop\n", 4,
 	"\t.8byte\t",
 	3,
 	"@progbits",
 	NULL,
 	riscv_landing_pads,
-	NULL, NULL,
+	NULL, NULL, NULL,
 	2, { T0_REGNUM, T1_REGNUM },
+	riscv_put_fentry_call, NULL, 4, false,
+	"\t.8byte\t%s\n",
 };
 
 const struct pfe_arch *pfe_arch_select(const char **why)
@@ -30,5 +50,11 @@ const struct pfe_arch *pfe_arch_select(const char **why)
 		*why = "riscv32 (only riscv64 is supported)";
 		return NULL;
 	}
-	return &riscv64_arch;
+	/* Under RVC the assembler turns "nop" into the 2-byte c.nop. */
+	static struct pfe_arch riscv64_rvc_arch;
+	if (!TARGET_RVC)
+		return &riscv64_arch;
+	riscv64_rvc_arch = riscv64_arch;
+	riscv64_rvc_arch.nop_size = 2;
+	return &riscv64_rvc_arch;
 }

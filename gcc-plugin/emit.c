@@ -7,10 +7,11 @@
  *                     targets' ENDBR/BTI passes) finds where the area goes:
  *                     after the landing pad insn (final prints it from the
  *                     wrapped targetm.asm_out.final_postscan_insn), or, with
- *                     none, before the first insn (from a function_prologue
- *                     hook installed for this function only: its presence
- *                     changes where GCC puts -pg's call).  Plain text, as
- *                     GCC prints its own: inside .cfi_startproc, no #APP.
+ *                     none, before the first insn, from the wrapped
+ *                     targetm.profile_before_prologue, which final calls
+ *                     after .cfi_startproc and before -pg's call (so the
+ *                     NOPs come first, as GCC 13+ put them).  Plain text,
+ *                     as GCC prints its own: no #APP.
  *                     The pass also inserts (clobber (reg)) insns that tell
  *                     IPA-RA what a patched entry may write (plan->clobbers).
  *   C++ asm thunks    have no RTL: targetm.asm_out.output_mi_thunk is
@@ -29,7 +30,7 @@ static void (*gcc_begin_function)(tree);
 static struct gcc_debug_hooks pfe_debug_hooks;
 static void (*gcc_output_mi_thunk)(FILE *, tree, HOST_WIDE_INT, HOST_WIDE_INT,
 				   tree);
-static void (*gcc_function_prologue)(FILE * PFE_PROLOGUE_PARAMS);
+static bool (*gcc_profile_before_prologue)(void);
 static void (*gcc_final_postscan_insn)(FILE *, pfe_insn, rtx *, int);
 /* A DECL_IGNORED_P function whose flag pfe cleared so that GCC calls
  * begin_function for it; the flag is restored there. */
@@ -37,12 +38,12 @@ static tree ignored_fndecl;
 
 /* The area after the label of the function final prints next: after the
  * insn AFTER (its landing pad), or, when AFTER is NULL, in front of its
- * first insn, with the target's landing pad first when ADD_PAD.  Set by
- * the pfe_entry pass, printed once, by the decl it was set for. */
+ * first insn, with PAD (the target's landing pad text) first.  Set by the
+ * pfe_entry pass, printed once, by the decl it was set for. */
 static struct {
 	const struct pfe_plan *plan;
 	pfe_insn after;
-	bool add_pad;
+	const char *pad;
 } pending_post_area;
 
 static void put_nops(FILE *out, unsigned int count)
@@ -51,40 +52,97 @@ static void put_nops(FILE *out, unsigned int count)
 		fputs(pfe_arch->nop, out);
 }
 
-/* The record and the label it points to: the start of the NOP area. */
-static void put_record_and_label(FILE *out, const struct pfe_plan *plan)
+/* A record in SECTION of LABEL: linked to the function's section and in its
+ * COMDAT group. */
+static void put_record(FILE *out, const struct pfe_plan *plan,
+		       const char *section, const char *label)
 {
 	tree group = DECL_COMDAT_GROUP(plan->decl);
 
-	fprintf(out, "\t.pushsection\t%s,\"awo%s\",%s,.LPFE%u", plan->section,
-		group ? "G" : "", pfe_arch->section_type, plan->label_no);
+	fprintf(out, "\t.pushsection\t%s,\"awo%s\",%s,%s", section,
+		group ? "G" : "", pfe_arch->section_type, label);
 	if (group)
 		fprintf(out, ",%s,comdat", IDENTIFIER_POINTER(group));
-	fprintf(out, "\n\t.p2align\t%u\n%s.LPFE%u\n\t.popsection\n.LPFE%u:\n",
-		pfe_arch->pointer_log2, pfe_arch->pointer_op, plan->label_no,
-		plan->label_no);
+	fprintf(out, "\n\t.p2align\t%u\n%s%s\n\t.popsection\n",
+		pfe_arch->pointer_log2, pfe_arch->pointer_op, label);
 }
 
-/* The area after the label, as text (only called when plan->post > 0): a
- * landing pad if the target needs one in front of the NOPs, the record
- * when no NOPs precede the label, the NOPs. */
-static void put_post_area(FILE *out, const struct pfe_plan *plan, bool pad)
+/* The record of the NOP area and its label, .LPFE<n>, at the first NOP. */
+static void put_entry_record(FILE *out, const struct pfe_plan *plan)
+{
+	char label[32];
+
+	snprintf(label, sizeof(label), ".LPFE%u", plan->label_no);
+	put_record(out, plan, plan->section, label);
+	fprintf(out, "%s:\n", label);
+}
+
+/* The fentry call site: its record (record-section=) of .LPFC<n>, then the
+ * call, which the target labels at its first byte. */
+static void put_fentry_call(FILE *out, const struct pfe_plan *plan)
+{
+	char label[32];
+
+	snprintf(label, sizeof(label), ".LPFC%u", plan->label_no);
+	put_record(out, plan, pfe_opts.call_section, label);
+	pfe_arch->put_fentry_call(out, pfe_opts.fentry, label, pfe_opts.fentry_nop);
+}
+
+/* The area after the label, as text: a landing pad if the target needs
+ * one in front of the NOPs, the record when no NOPs precede the label, the
+ * NOPs, the fentry call. */
+static void put_post_area(FILE *out, const struct pfe_plan *plan,
+			  const char *pad)
 {
 	if (pad)
-		fputs(pfe_arch->landing_pad_text, out);
-	if (plan->pre == 0)
-		put_record_and_label(out, plan);
-	put_nops(out, plan->post);
+		fputs(pad, out);
+	if (plan->post > 0) {
+		if (plan->pre == 0)
+			put_entry_record(out, plan);
+		put_nops(out, plan->post);
+	}
+	if (plan->fentry)
+		put_fentry_call(out, plan);
+}
+
+/* The log2 of the alignment the area before the label needs: 8 bytes for
+ * the ops slot, the call's on a target whose call site must be aligned;
+ * 0 for none. */
+static unsigned int area_align_log2(const struct pfe_plan *plan)
+{
+	unsigned int align = plan->ops_slot ? 8 : 1;
+
+	if (plan->fentry && pfe_arch->call_align > align)
+		align = pfe_arch->call_align;
+	return exact_log2(align);
+}
+
+/* Before the label: the alignment, the ops slot (the pre-entry NOPs when
+ * they are its 8 bytes, else data: SYM or 0), the pre-entry NOPs. */
+static void put_pre_area(FILE *out, const struct pfe_plan *plan)
+{
+	if (area_align_log2(plan))
+		fprintf(out, "\t.p2align\t%u\n", area_align_log2(plan));
+	if (plan->ops_slot && plan->pre == 0)
+		fprintf(out, pfe_arch->slot_format,
+			pfe_opts.ops_slot_value ? pfe_opts.ops_slot_value : "0");
+	if (plan->pre > 0) {
+		put_entry_record(out, plan);
+		put_nops(out, plan->pre);
+	}
+}
+
+/* Whether GCC must call begin_function for the plan's function. */
+static bool has_pre_area(const struct pfe_plan *plan)
+{
+	return plan->pre > 0 || area_align_log2(plan) > 0;
 }
 
 static void pfe_begin_function(tree fndecl)
 {
 	const struct pfe_plan *plan = pfe_plan_for(fndecl);
 
-	if (plan->pre > 0) {
-		put_record_and_label(asm_out_file, plan);
-		put_nops(asm_out_file, plan->pre);
-	}
+	put_pre_area(asm_out_file, plan);
 	if (fndecl == ignored_fndecl) {
 		DECL_IGNORED_P(fndecl) = 1;
 		ignored_fndecl = NULL_TREE;
@@ -141,14 +199,20 @@ static void put_pending_post_area(FILE *out, pfe_insn after)
 	    pending_post_area.after != after)
 		return;
 	pending_post_area.plan = NULL;
-	put_post_area(out, plan, pending_post_area.add_pad);
+	/* x86 -pg -mfentry with CET: GCC holds ENDBR back to print it before
+	 * its call; it goes before the NOPs instead. */
+	const char *pad = pending_post_area.pad;
+	if (!pad && !after && pfe_arch->take_queued_landing_pad)
+		pad = pfe_arch->take_queued_landing_pad();
+	put_post_area(out, plan, pad);
 }
 
-static void pfe_function_prologue(FILE *out PFE_PROLOGUE_PARAMS)
+/* Final calls it (and earlier passes, with nothing pending) after
+ * .cfi_startproc, before -pg's call and the first insn. */
+static bool pfe_profile_before_prologue(void)
 {
-	targetm.asm_out.function_prologue = gcc_function_prologue;
-	put_pending_post_area(out, NULL);
-	gcc_function_prologue(out PFE_PROLOGUE_ARGS);
+	put_pending_post_area(asm_out_file, NULL);
+	return gcc_profile_before_prologue();
 }
 
 static void pfe_final_postscan_insn(FILE *out, pfe_insn insn, rtx *ops,
@@ -167,11 +231,10 @@ static void plan_post_area(const struct pfe_plan *plan)
 
 	pending_post_area.plan = plan;
 	pending_post_area.after = after_pad ? first : NULL;
-	pending_post_area.add_pad = !after_pad && first &&
-				    pfe_arch->displaced_landing_pad &&
-				    pfe_arch->displaced_landing_pad(first);
-	if (!after_pad)
-		targetm.asm_out.function_prologue = pfe_function_prologue;
+	pending_post_area.pad = !after_pad && first &&
+				pfe_arch->displaced_landing_pad &&
+				pfe_arch->displaced_landing_pad(first)
+				? pfe_arch->landing_pad_text : NULL;
 }
 
 static void clobber_reg_before(pfe_insn where, unsigned int regno)
@@ -208,12 +271,12 @@ static unsigned int pfe_entry_execute(void)
 {
 	const struct pfe_plan *plan = pfe_plan_for(current_function_decl);
 
-	if (plan->pre + plan->post == 0)
+	if (!plan->active)
 		return 0;
-	if (plan->post > 0)
+	if (plan->post > 0 || plan->fentry)
 		plan_post_area(plan);
 	insert_entry_clobbers(plan);
-	if (plan->pre > 0 && DECL_IGNORED_P(current_function_decl)) {
+	if (has_pre_area(plan) && DECL_IGNORED_P(current_function_decl)) {
 		DECL_IGNORED_P(current_function_decl) = 0;
 		ignored_fndecl = current_function_decl;
 	}
@@ -278,7 +341,7 @@ static void pfe_output_mi_thunk(FILE *out, tree thunk, HOST_WIDE_INT delta,
 	size_t len = 0;
 	FILE *buf;
 
-	if (plan->post == 0) {
+	if (plan->post == 0 && !plan->fentry) {
 		gcc_output_mi_thunk(out, thunk, delta, vcall_offset, function);
 		return;
 	}
@@ -295,7 +358,7 @@ static void pfe_output_mi_thunk(FILE *out, tree thunk, HOST_WIDE_INT delta,
 		IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(thunk)));
 	const char *pos = thunk_area_position(text, name);
 	fwrite(text, 1, pos - text, out);
-	put_post_area(out, plan, false);
+	put_post_area(out, plan, NULL);
 	fputs(pos, out);
 	free(text);
 }
@@ -317,36 +380,58 @@ void pfe_emit_init(void)
 		gcc_final_postscan_insn = targetm.asm_out.final_postscan_insn;
 		targetm.asm_out.final_postscan_insn = pfe_final_postscan_insn;
 	}
-	if (targetm.asm_out.function_prologue != pfe_function_prologue)
-		gcc_function_prologue = targetm.asm_out.function_prologue;
+	if (targetm.profile_before_prologue != pfe_profile_before_prologue) {
+		gcc_profile_before_prologue = targetm.profile_before_prologue;
+		targetm.profile_before_prologue = pfe_profile_before_prologue;
+	}
 }
 
-static const pass_data pfe_entry_pass_data = {
-	RTL_PASS,		/* type */
-	"pfe_entry",		/* name */
-	OPTGROUP_NONE,		/* optinfo_flags */
-	PFE_PASS_DATA_GATE_EXECUTE
-	TV_NONE,		/* tv_id */
-	0,			/* properties_required */
-	0,			/* properties_provided */
-	0,			/* properties_destroyed */
-	0,			/* todo_flags_start */
-	0,			/* todo_flags_finish */
-};
+/* fentry on a target where the call makes the function no leaf
+ * (pfe_arch->fentry_not_leaf), as GCC's -pg does (leaf_function_p): on
+ * x86 no red zone for locals, so the code is byte for byte -pg -mfentry's.
+ * IRA computes crtl->is_leaf; this pass, right after it, corrects it
+ * before reload lays out the frame. */
+static unsigned int pfe_not_leaf_execute(void)
+{
+	if (pfe_arch->fentry_not_leaf && pfe_plan_for(current_function_decl)->fentry)
+		crtl->is_leaf = false;
+	return 0;
+}
 
-class pfe_entry_pass : public rtl_opt_pass {
+#define PFE_RTL_PASS_DATA(name) {					\
+	RTL_PASS, name, OPTGROUP_NONE, PFE_PASS_DATA_GATE_EXECUTE	\
+	TV_NONE, 0, 0, 0, 0, 0						\
+}
+static const pass_data pfe_entry_pass_data = PFE_RTL_PASS_DATA("pfe_entry");
+static const pass_data pfe_not_leaf_pass_data = PFE_RTL_PASS_DATA("pfe_not_leaf");
+
+/* An RTL pass running FN. */
+class pfe_rtl_pass : public rtl_opt_pass {
 public:
-	pfe_entry_pass() : rtl_opt_pass(pfe_entry_pass_data, g) {}
-	unsigned int execute(PFE_PASS_ARGS) { return pfe_entry_execute(); }
+	pfe_rtl_pass(const pass_data &data, unsigned int (*fn)(void))
+		: rtl_opt_pass(data, g), fn(fn) {}
+	unsigned int execute(PFE_PASS_ARGS) { return fn(); }
+private:
+	unsigned int (*fn)(void);
 };
 
-void pfe_register_entry_pass(const char *plugin_name)
+static void register_rtl_pass(const char *plugin_name, const pass_data &data,
+			      unsigned int (*fn)(void), const char *reference,
+			      enum pass_positioning_ops pos)
 {
 	struct register_pass_info info;
 
-	info.pass = new pfe_entry_pass();
-	info.reference_pass_name = "shorten";
+	info.pass = new pfe_rtl_pass(data, fn);
+	info.reference_pass_name = reference;
 	info.ref_pass_instance_number = 1;
-	info.pos_op = PASS_POS_INSERT_BEFORE;
+	info.pos_op = pos;
 	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+}
+
+void pfe_register_passes(const char *plugin_name)
+{
+	register_rtl_pass(plugin_name, pfe_entry_pass_data, pfe_entry_execute,
+			  "shorten", PASS_POS_INSERT_BEFORE);
+	register_rtl_pass(plugin_name, pfe_not_leaf_pass_data,
+			  pfe_not_leaf_execute, "ira", PASS_POS_INSERT_AFTER);
 }

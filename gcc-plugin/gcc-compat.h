@@ -82,15 +82,6 @@
 	{ name, min, max, true, false, false, handler, false }
 #endif
 
-/* GCC 8 dropped the frame size argument of the function_prologue hook. */
-#if BUILDING_GCC_VERSION >= 8000
-#define PFE_PROLOGUE_PARAMS
-#define PFE_PROLOGUE_ARGS
-#else
-#define PFE_PROLOGUE_PARAMS , HOST_WIDE_INT frame_size
-#define PFE_PROLOGUE_ARGS , frame_size
-#endif
-
 /* GCC 5 turned insns into rtx_insn *. */
 #if BUILDING_GCC_VERSION >= 5000
 typedef rtx_insn *pfe_insn;
@@ -122,6 +113,23 @@ static inline bool pfe_call_clobbers_reg(unsigned int regno)
 	return TEST_HARD_REG_BIT(regs_invalidated_by_call, regno);
 #endif
 }
+
+/* x86 -pg -mfentry with -fcf-protection: the target holds ENDBR back and
+ * prints it before the profiler call; GCC 11 turned the flag into a kind. */
+#if BUILDING_GCC_VERSION >= 11000
+#define PFE_X86_ENDBR_QUEUED(m) ((m)->insn_queued_at_entrance == TYPE_ENDBR)
+#define PFE_X86_ENDBR_UNQUEUE(m) ((m)->insn_queued_at_entrance = TYPE_NONE)
+#elif BUILDING_GCC_VERSION >= 9000
+#define PFE_X86_ENDBR_QUEUED(m) ((m)->endbr_queued_at_entrance)
+#define PFE_X86_ENDBR_UNQUEUE(m) ((m)->endbr_queued_at_entrance = 0)
+#else
+#define PFE_X86_ENDBR_QUEUED(m) false
+#define PFE_X86_ENDBR_UNQUEUE(m) ((void)(m))
+#endif
+
+/* GCC 14 made x86's -pg -mfentry call go through the PLT under PIC (it went
+ * through the GOT before); pfe's fentry call is spelt as GCC's own. */
+#define PFE_PROFILER_PIC_CALL_VIA_PLT (BUILDING_GCC_VERSION >= 14000)
 
 /* GCC 8 added -fpatchable-function-entry (kept in
  * function_entry_patch_area_size until GCC 11).  pfe never uses it to emit

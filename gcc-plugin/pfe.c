@@ -14,7 +14,8 @@
 int plugin_is_GPL_compatible;
 
 struct pfe_options pfe_opts = {
-	false, 0, 0, PFE_DEFAULT_SECTION, PFE_CLOBBERS_ABI
+	false, 0, 0, PFE_DEFAULT_SECTION, PFE_CLOBBERS_ABI,
+	NULL, false, PFE_DEFAULT_CALL_SECTION, false, NULL
 };
 const struct pfe_arch *pfe_arch;
 
@@ -22,12 +23,18 @@ static struct plugin_info pfe_info = {
 	"0.1", "patchable function entries on any GCC; -fplugin-arg-pfe-help"
 };
 
+/* A key with a usage takes a value ("=NAME"), or may ("[=SYM]"). */
 struct pfe_key {
 	const char *name;
 	const char *usage;
 	const char *help;
 	bool (*parse)(const char *arg, const char *value);
 };
+
+static bool value_optional(const struct pfe_key *key)
+{
+	return key->usage && key->usage[0] == '[';
+}
 
 /* A decimal count 0..PFE_MAX_NOPS, the whole of [S, END). */
 static bool parse_count(const char *s, const char *end, unsigned int *out)
@@ -101,22 +108,51 @@ static bool parse_native_option(const char *arg, const char *value)
 	return set_entry(arg, size, pre);
 }
 
-
-
-/* An ELF section name the assembler takes unquoted. */
-static bool parse_section(const char *arg, const char *value)
+/* A section or symbol name the assembler takes unquoted, copied to *OUT. */
+static bool parse_name(const char *arg, const char *value, const char **out)
 {
 	size_t len = strlen(value);
 
 	if (len == 0 || ISDIGIT(value[0]) ||
 	    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 			  "0123456789_.$") != len) {
-		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: a section name is "
-		      "letters, digits, %<_%>, %<.%> and %<$%>", arg, value);
+		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: a name is letters, "
+		      "digits, %<_%>, %<.%> and %<$%>, not first a digit",
+		      arg, value);
 		return false;
 	}
-	pfe_opts.section = xstrdup(value);
+	*out = xstrdup(value);
 	return true;
+}
+
+static bool parse_section(const char *arg, const char *value)
+{
+	return parse_name(arg, value, &pfe_opts.section);
+}
+
+static bool parse_fentry(const char *arg, const char *value)
+{
+	pfe_opts.fentry = PFE_DEFAULT_FENTRY;
+	return !value || parse_name(arg, value, &pfe_opts.fentry);
+}
+
+static bool parse_fentry_nop(const char *arg, const char *value)
+{
+	(void)arg;
+	(void)value;
+	pfe_opts.fentry_nop = true;
+	return true;
+}
+
+static bool parse_call_section(const char *arg, const char *value)
+{
+	return parse_name(arg, value, &pfe_opts.call_section);
+}
+
+static bool parse_ops_slot(const char *arg, const char *value)
+{
+	pfe_opts.ops_slot = true;
+	return !value || parse_name(arg, value, &pfe_opts.ops_slot_value);
 }
 
 static bool parse_clobbers(const char *arg, const char *value)
@@ -143,6 +179,16 @@ static const struct pfe_key pfe_keys[] = {
 	  parse_native_option },
 	{ "section", "NAME", "record section (default "
 	  PFE_DEFAULT_SECTION ")", parse_section },
+	{ "fentry", "[=SYM]", "every instrumented function calls SYM (default "
+	  PFE_DEFAULT_FENTRY ") first, after its landing pad and NOPs; "
+	  "without entry=, every function but (0,0) ones", parse_fentry },
+	{ "fentry-nop", NULL, "the fentry call as NOPs of its size (as "
+	  "-mnop-mcount)", parse_fentry_nop },
+	{ "record-section", "NAME", "section of the fentry call-site records "
+	  "(default " PFE_DEFAULT_CALL_SECTION ")", parse_call_section },
+	{ "ops-slot", "[=SYM]", "an 8-byte, 8-aligned slot right before each "
+	  "instrumented entry, holding SYM's address (0 without SYM; the N "
+	  "NOPs when they are 8 bytes)", parse_ops_slot },
 	{ "clobbers", "abi|scratch", "what callers assume a padded function "
 	  "clobbers: every call-clobbered register (abi, the default), or "
 	  "only the target's patch scratch registers (scratch: the "
@@ -158,9 +204,10 @@ static bool print_help(const char *arg, const char *value)
 	for (size_t i = 0; i < ARRAY_SIZE(pfe_keys); i++) {
 		const struct pfe_key *k = &pfe_keys[i];
 		char arg[64];
-		snprintf(arg, sizeof(arg), "%s%s%s", k->name, k->usage ? "=" : "",
+		snprintf(arg, sizeof(arg), "%s%s%s", k->name,
+			 k->usage && !value_optional(k) ? "=" : "",
 			 k->usage ? k->usage : "");
-		fprintf(stderr, "  -fplugin-arg-pfe-%-20s %s\n", arg, k->help);
+		fprintf(stderr, "  -fplugin-arg-pfe-%-24s %s\n", arg, k->help);
 	}
 	fprintf(stderr, "  attribute patchable_function_entry(M,N) overrides "
 		"entry= per function; (0,0) excludes one\n");
@@ -194,7 +241,8 @@ static bool parse_arguments(const struct plugin_name_args *info)
 		} else if (seen_before) {
 			error("pfe: %<-fplugin-arg-pfe-%s%> given twice", a->key);
 			ok = false;
-		} else if (key->usage && (!a->value || !*a->value)) {
+		} else if (key->usage && !value_optional(key) &&
+			   (!a->value || !*a->value)) {
 			error("pfe: %<-fplugin-arg-pfe-%s%> needs a value: %s=%s",
 			      a->key, a->key, key->usage);
 			ok = false;
@@ -207,6 +255,38 @@ static bool parse_arguments(const struct plugin_name_args *info)
 		}
 	}
 	return ok;
+}
+
+/* The arguments that only mean something together, and the entry modes
+ * against GCC's options and the target: each bad pair is a fatal error
+ * naming both sides. */
+static void check_entry_modes(void)
+{
+	const char *why;
+
+	if (!pfe_opts.fentry && pfe_opts.fentry_nop)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-fentry-nop%> without "
+			  "%<-fplugin-arg-pfe-fentry%>");
+	if (!pfe_opts.fentry && strcmp(pfe_opts.call_section, PFE_DEFAULT_CALL_SECTION))
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-record-section%> without "
+			  "%<-fplugin-arg-pfe-fentry%>");
+	if (pfe_opts.fentry && profile_flag)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-fentry%> and %<-pg%> both "
+			  "call at the entry; use one of them");
+	if (pfe_opts.fentry && pfe_arch->fentry_refused &&
+	    (why = pfe_arch->fentry_refused()))
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-fentry%> is not supported "
+			  "for %s", why);
+	if (pfe_opts.ops_slot_value && flag_pic)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-ops-slot=%s%> with "
+			  "%<-fpic%>/%<-fpie%>: an address in code needs a text "
+			  "relocation; fill the slot at run time "
+			  "(%<-fplugin-arg-pfe-ops-slot%>)", pfe_opts.ops_slot_value);
+	if (pfe_opts.has_entry && pfe_opts.entry_size &&
+	    (why = pfe_layout_refused(pfe_opts.entry_pre,
+				      pfe_opts.entry_size - pfe_opts.entry_pre)))
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-entry=%u,%u%> with %s",
+			  pfe_opts.entry_size, pfe_opts.entry_pre, why);
 }
 
 /* PLUGIN_START_UNIT: target options are final now. */
@@ -222,6 +302,7 @@ static void pfe_start_unit(void *event_data, void *data)
 	pfe_arch = pfe_arch_select(&why);
 	if (!pfe_arch)
 		pfe_fatal("pfe: unsupported target: %s", why);
+	check_entry_modes();
 	pfe_emit_init();
 }
 
@@ -255,6 +336,6 @@ int plugin_init(struct plugin_name_args *info,
 			  NULL);
 	register_callback(info->base_name, PLUGIN_ALL_PASSES_START,
 			  pfe_function_start, NULL);
-	pfe_register_entry_pass(info->base_name);
+	pfe_register_passes(info->base_name);
 	return 0;
 }

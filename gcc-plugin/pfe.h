@@ -14,6 +14,8 @@
 
 #define PFE_MAX_NOPS 65535u
 #define PFE_DEFAULT_SECTION "__patchable_function_entries"
+#define PFE_DEFAULT_FENTRY "__fentry__"
+#define PFE_DEFAULT_CALL_SECTION "__mcount_loc"
 #define PFE_MAX_SCRATCH 4
 
 /* What a padded function tells its callers it clobbers (clobbers=).  A
@@ -36,6 +38,11 @@ struct pfe_options {
 	unsigned int entry_pre;	/* N */
 	const char *section;	/* record section */
 	enum pfe_clobbers clobbers;	/* for padded functions */
+	const char *fentry;	/* fentry[=SYM]: what every one calls, or NULL */
+	bool fentry_nop;	/* fentry-nop: the call as NOPs of its size */
+	const char *call_section;	/* record-section=: call-site records */
+	bool ops_slot;		/* ops-slot[=SYM] */
+	const char *ops_slot_value;	/* SYM, or NULL: the slot holds 0 */
 };
 extern struct pfe_options pfe_opts;
 
@@ -43,6 +50,7 @@ extern struct pfe_options pfe_opts;
  * arch-hooks/<gcc backend>.c. */
 struct pfe_arch {
 	const char *nop;		/* one NOP instruction as assembler text */
+	unsigned int nop_size;	/* its bytes */
 	const char *pointer_op;	/* directive for a pointer-sized record */
 	unsigned int pointer_log2;	/* record alignment */
 	const char *section_type;	/* "@progbits" or "%progbits" */
@@ -58,11 +66,29 @@ struct pfe_arch {
 	 * them.  NULL where there is no such instruction. */
 	bool (*displaced_landing_pad)(pfe_insn first);
 	const char *landing_pad_text;
+	/* The landing pad the target held back to print itself before -pg's
+	 * call (x86 ENDBR with -mfentry), taken over: its text, or NULL. */
+	const char *(*take_queued_landing_pad)(void);
 	/* Call-clobbered registers the target's patch sequences and the
 	 * linker's veneers may write: with clobbers=scratch, the only ones
 	 * callers must not keep values in across a padded call (IPA-RA). */
 	unsigned int n_scratch;
 	unsigned int scratch_regs[PFE_MAX_SCRATCH];
+	/* fentry: print "LABEL:" and the call of SYM, or its NOP form, in the
+	 * target's established sequence (and what -pg saves around it). */
+	void (*put_fentry_call)(FILE *out, const char *sym, const char *label,
+				bool nop);
+	/* Why this sub-target has no fentry call (i386 PIC: nothing sets up
+	 * the GOT register at the entry); NULL where it always has. */
+	const char *(*fentry_refused)(void);
+	unsigned int call_align;	/* the call site's alignment (riscv: 4) */
+	/* Whether a function with the fentry call stops being a leaf, as
+	 * with GCC's -pg (x86: no red zone for locals, byte for byte what
+	 * -pg -mfentry gives); elsewhere the call returns with every register
+	 * the function uses intact (aarch64 restores x30 from x9). */
+	bool fentry_not_leaf;
+	/* The 8-byte ops slot holding VALUE (a symbol or "0"). */
+	const char *slot_format;	/* printf format, %s = VALUE */
 };
 
 /* Defined by the arch-hooks file for this GCC's target.  Called once the
@@ -71,23 +97,28 @@ struct pfe_arch {
 const struct pfe_arch *pfe_arch_select(const char **why);
 extern const struct pfe_arch *pfe_arch;
 
-/* One function's plan. */
+/* One function's plan.  A function is instrumented (active) when it has
+ * NOPs or calls fentry; then it may have an ops slot too. */
 struct pfe_plan {
 	tree decl;
+	bool active;
 	unsigned int pre;		/* NOPs before the entry label */
 	unsigned int post;		/* NOPs after the label and landing pad */
-	unsigned int label_no;	/* .LPFE<n> marks the first NOP */
+	bool fentry;		/* the fentry call after them */
+	bool ops_slot;		/* an 8-byte slot right before the label */
+	unsigned int label_no;	/* .LPFE<n> the first NOP, .LPFC<n> the call */
 	enum pfe_clobbers clobbers;	/* what IPA-RA is told the entry clobbers */
 	const char *section;	/* record section */
 };
 
 /* plan.c */
 const struct pfe_plan *pfe_plan_for(tree fndecl);
+const char *pfe_layout_refused(unsigned int pre, unsigned int post);
 void pfe_register_attribute(void *event_data, void *data);
 
 /* emit.c */
 void pfe_emit_init(void);
-void pfe_register_entry_pass(const char *plugin_name);
+void pfe_register_passes(const char *plugin_name);
 int pfe_insn_code(pfe_insn insn);
 
 #endif /* PFE_H */

@@ -1,7 +1,7 @@
 /* plan.c: decide, once per function, what pfe emits for it.
  *
- * Inputs: the plugin arguments (pfe_opts), the function's
- * patchable_function_entry(M,N) attribute.
+ * Inputs: the plugin arguments (pfe_opts: entry=, fentry, ops-slot), the
+ * function's patchable_function_entry(M,N) attribute.
  * Output: a struct pfe_plan that every emitter reads.
  *
  * The attribute: GCC 8+ knows it and would pad the function itself, so the
@@ -71,9 +71,36 @@ static bool attribute_entry(tree fndecl, unsigned int *size, unsigned int *pre)
 	return true;
 }
 
+/* Why PRE NOPs before and POST after the entry do not go with the entry
+ * modes asked for, or NULL: the ops slot is the 8 bytes right before the
+ * entry, so the pre-entry NOPs are those 8 bytes or there are none (and
+ * then the slot holds SYM or 0); the fentry call must sit where the target
+ * can patch it atomically (riscv under RVC: a 4-byte boundary, after the
+ * aligned slot or pre-entry area). */
+const char *pfe_layout_refused(unsigned int pre, unsigned int post)
+{
+	unsigned int pre_bytes = pre * pfe_arch->nop_size;
+
+	if (pfe_opts.ops_slot && pre_bytes != 0 && pre_bytes != 8)
+		return "ops-slot: the NOPs before the entry must be the 8-byte "
+		       "slot or none";
+	if (pfe_opts.ops_slot && pfe_opts.ops_slot_value && pre_bytes)
+		return "ops-slot=SYM: the slot holds SYM, so no NOP may go "
+		       "before the entry";
+	if (pfe_opts.fentry &&
+	    ((pfe_opts.ops_slot ? 8 : pre_bytes) + post * pfe_arch->nop_size) %
+		    pfe_arch->call_align)
+		return "fentry: the call would not be aligned for patching "
+		       "(an even number of 2-byte NOPs before and after the "
+		       "entry)";
+	return NULL;
+}
+
 static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
 {
 	unsigned int size = 0, pre = 0;
+	bool excluded = false;
+	const char *why;
 
 	memset(plan, 0, sizeof(*plan));
 	plan->decl = fndecl;
@@ -81,16 +108,32 @@ static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
 	if (lookup_attribute(PFE_ATTR, DECL_ATTRIBUTES(fndecl))) {
 		if (!attribute_entry(fndecl, &size, &pre))
 			size = pre = 0;
+		excluded = size == 0;
 		DECL_ATTRIBUTES(fndecl) =
 			list_without_attribute(DECL_ATTRIBUTES(fndecl), PFE_ATTR);
+		if (size && (why = pfe_layout_refused(pre, size - pre))) {
+			error_at(DECL_SOURCE_LOCATION(fndecl), "pfe: %qs attribute "
+				 "of %qD (%u,%u) with %s", PFE_ATTR, fndecl,
+				 size, pre, why);
+			return;
+		}
 	} else if (pfe_opts.has_entry) {
 		size = pfe_opts.entry_size;
 		pre = pfe_opts.entry_pre;
 	}
-	if (size == 0)
+	/* fentry calls from every function, as -pg does, but those the
+	 * attribute excludes ((0,0): the kernel's notrace) and those -pg
+	 * leaves out (no_instrument_function). */
+	bool fentry = pfe_opts.fentry && !excluded &&
+		      !lookup_attribute("no_instrument_function",
+					DECL_ATTRIBUTES(fndecl));
+	if (size == 0 && !fentry)
 		return;
+	plan->active = true;
 	plan->pre = pre;
 	plan->post = size - pre;
+	plan->fentry = fentry;
+	plan->ops_slot = pfe_opts.ops_slot;
 	plan->label_no = next_label_no++;
 	plan->clobbers = pfe_opts.clobbers;
 }
@@ -104,22 +147,34 @@ const struct pfe_plan *pfe_plan_for(tree fndecl)
 	return &current_plan;
 }
 
-/* GCC 4.9-7 only: check the attribute where it is written. */
+/* GCC 4.9-7 only: check the attribute where it is written as GCC 8+'s own
+ * handler does (the same warnings, under -Wattributes, and the attribute
+ * dropped), so that code, and GCC's tests of the attribute, behave alike
+ * on every GCC. */
 static tree handle_pfe_attribute(tree *node, tree name, tree args, int flags,
 				 bool *no_add_attrs)
 {
-	unsigned int size, pre = 0;
-
 	(void)flags;
 	if (TREE_CODE(*node) != FUNCTION_DECL) {
 		error("pfe: %qE attribute applies only to functions", name);
 		*no_add_attrs = true;
 		return NULL_TREE;
 	}
-	if (!attribute_count(*node, TREE_VALUE(args), &size) ||
-	    (TREE_CHAIN(args) &&
-	     !attribute_count(*node, TREE_VALUE(TREE_CHAIN(args)), &pre)))
-		*no_add_attrs = true;
+	for (; args; args = TREE_CHAIN(args)) {
+		tree val = TREE_VALUE(args);
+
+		if (!tree_fits_uhwi_p(val)) {
+			warning(OPT_Wattributes, "%qE attribute argument %qE is "
+				"not an integer constant", name, val);
+			*no_add_attrs = true;
+		} else if (tree_to_uhwi(val) > PFE_MAX_NOPS) {
+			warning(OPT_Wattributes, "%qE attribute argument %qE "
+				"exceeds %u", name, val, PFE_MAX_NOPS);
+			*no_add_attrs = true;
+		}
+		if (*no_add_attrs)
+			break;
+	}
 	return NULL_TREE;
 }
 

@@ -8,6 +8,15 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Not padded, never calling fentry: what an entry's trampoline calls must
+ * not call it again (pfe and GCC 8+ know the attribute). */
+#define PFE_NOTRACE __attribute__((patchable_function_entry(0, 0)))
+
+/* The helpers below: inlined at every -O level, so they are never
+ * functions of their own, padded or calling fentry, even when their caller
+ * is a trampoline's handler (PFE_NOTRACE). */
+#define PFE_INLINE static inline __attribute__((always_inline))
+
 /* The size of the NOP the plugin emits ("nop"; c.nop under RVC). */
 #if defined(__x86_64__) || defined(__i386__)
 #define NOP_BYTES 1
@@ -18,7 +27,7 @@
 #endif
 
 /* Size of the NOP at P, or 0 if P holds no NOP. */
-static size_t nop_at(const unsigned char *p)
+PFE_INLINE size_t nop_at(const unsigned char *p)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	return p[0] == 0x90;
@@ -40,7 +49,7 @@ static size_t nop_at(const unsigned char *p)
 }
 
 /* Size of a landing pad at P, or 0. */
-static size_t landing_pad_at(const unsigned char *p)
+PFE_INLINE size_t landing_pad_at(const unsigned char *p)
 {
 	uint32_t w;
 	memcpy(&w, p, 4);
