@@ -90,6 +90,11 @@ check-mutants: deps
 	$(MAKE) -s build/pfe-scan
 	sh scripts/check-mutants.sh
 
+# GCC's own tests of the feature (Debian's gcc-14-source) through pfe-cc, on
+# gcc-12 (and natively, to compare), GCC 7.5 and gcc-16; under a minute.
+check-gcc: deps
+	sh scripts/check-gcc.sh
+
 check-kernel:
 	sh scripts/install-deps.sh kernel
 	sh scripts/check-kernel.sh
@@ -102,4 +107,4 @@ clean:
 
 include scripts/pfe-scan.mk
 
-.PHONY: all plugin wrong-version-plugin install deps demo check check-mutants check-kernel bench clean
+.PHONY: all plugin wrong-version-plugin install deps demo check check-mutants check-kernel check-gcc bench clean

@@ -20,6 +20,8 @@ JOBS=${PFE_JOBS:-2}
 make -s build/pfe-scan
 scripts/sid-run true		# make the chroot's mounts before the jobs race
 sh scripts/check-harness.sh > build/check-harness.result 2>&1 || :
+# GCC's own tests of the feature through pfe-cc (run "gcc-tests").
+sh scripts/check-gcc.sh > build/check-gcc-tests.result 2>&1 || :
 
 # A compiler built here (GCC 7.5) that could not be built (no sources: see
 # scripts/build-gcc7.sh): its run is one UNSUPPORTED, the others go on.
@@ -52,7 +54,7 @@ echo "$MATRIX" | grep -v '^$' | xargs -P "$JOBS" -L 1 sh -c '
 # Each run's result line (scripts/suite-result.sh), read again from its
 # files: a run whose xargs job died says so there too.
 passed=0 failed=0
-for name in harness $runs; do
+for name in harness gcc-tests $runs; do
 	echo "=== $name"
 	sed -n '/=== pfe Summary ===/,$p' "build/check/$name/pfe.sum" 2>/dev/null | grep '^#' || :
 	[ ! -f "build/check/$name/diff-stats.txt" ] ||
