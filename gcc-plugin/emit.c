@@ -389,13 +389,20 @@ void pfe_emit_init(void)
 /* fentry on a target where the call makes the function no leaf
  * (pfe_arch->fentry_not_leaf), as GCC's -pg does (leaf_function_p): on
  * x86 no red zone for locals, so the code is byte for byte -pg -mfentry's.
- * IRA computes crtl->is_leaf; this pass, right after it, corrects it
- * before reload lays out the frame. */
-static unsigned int pfe_not_leaf_execute(void)
+ * IRA computes crtl->is_leaf; this corrects it as reload starts, before
+ * it lays out the frame.  Not as a pass of our own after "ira": the pass
+ * manager may collect garbage after any pass, and IRA leaves data for
+ * reload that no GC root holds (GCC 13+ marks "ira" TODO_do_not_ggc_collect;
+ * a pass between them crashed GCC 12 to 16 in reload when a collection
+ * ran there: pfe.compile's GC-stress test). */
+static void pfe_before_pass(void *gcc_data, void *user_data ATTRIBUTE_UNUSED)
 {
-	if (pfe_arch->fentry_not_leaf && pfe_plan_for(current_function_decl)->fentry)
+	const opt_pass *pass = (const opt_pass *)gcc_data;
+
+	if (pfe_arch->fentry_not_leaf && pass && pass->name &&
+	    !strcmp(pass->name, "reload") && current_function_decl &&
+	    pfe_plan_for(current_function_decl)->fentry)
 		crtl->is_leaf = false;
-	return 0;
 }
 
 #define PFE_RTL_PASS_DATA(name) {					\
@@ -403,7 +410,6 @@ static unsigned int pfe_not_leaf_execute(void)
 	TV_NONE, 0, 0, 0, 0, 0						\
 }
 static const pass_data pfe_entry_pass_data = PFE_RTL_PASS_DATA("pfe_entry");
-static const pass_data pfe_not_leaf_pass_data = PFE_RTL_PASS_DATA("pfe_not_leaf");
 
 /* An RTL pass running FN. */
 class pfe_rtl_pass : public rtl_opt_pass {
@@ -432,6 +438,5 @@ void pfe_register_passes(const char *plugin_name)
 {
 	register_rtl_pass(plugin_name, pfe_entry_pass_data, pfe_entry_execute,
 			  "shorten", PASS_POS_INSERT_BEFORE);
-	register_rtl_pass(plugin_name, pfe_not_leaf_pass_data,
-			  pfe_not_leaf_execute, "ira", PASS_POS_INSERT_AFTER);
+	register_callback(plugin_name, PLUGIN_PASS_EXECUTION, pfe_before_pass, NULL);
 }
