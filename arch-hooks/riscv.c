@@ -7,9 +7,11 @@
  * uses.  (GCC 12's riscv back end does not use IPA-RA's call-clobber
  * information; the clobbers keep pfe right where a GCC does.)
  *
- * fentry: "auipc t0, hi; jalr t0, lo(t0)" to SYM (the riscv kernel's
- * sequence, "call t0, SYM"), kept 8 bytes by .option norelax (linker
- * relaxation would shrink it to a jal that cannot be patched back), at a
+ * fentry: "auipc t0, hi; jalr t0, lo(t0)" to SYM, the riscv kernel's
+ * sequence, spelt out with an R_RISCV_CALL_PLT .reloc: binutils 2.40 turns
+ * "call t0, SYM" into "auipc t1; jalr t0, lo(t1)", which clobbers t1 too.
+ * Kept 8 bytes: no R_RISCV_RELAX goes with the .reloc, so the linker
+ * cannot shrink it to a jal that could not be patched back; at a
  * 4-byte boundary so that each half can be swapped atomically; NOP form:
  * two 4-byte NOPs, even under RVC.  The ops slot is an .8byte.
  *
@@ -27,8 +29,9 @@ static void riscv_put_fentry_call(FILE *out, const char *sym,
 		fputs("\t.option\tpush\n\t.option\tnorvc\n\tnop\n\tnop\n"
 		      "\t.option\tpop\n", out);
 	else
-		fprintf(out, "\t.option\tpush\n\t.option\tnorelax\n"
-			"\tcall\tt0, %s\n\t.option\tpop\n", sym);
+		fprintf(out, "\t.reloc\t%s, R_RISCV_CALL_PLT, %s\n"
+			"\tauipc\tt0, 0\n\tjalr\tt0, 0(t0)\n",
+			label, sym);
 }
 
 static const struct pfe_arch riscv64_arch = {

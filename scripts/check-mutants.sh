@@ -35,6 +35,17 @@ copy_tree() {
 	git ls-files -z -c -o --exclude-standard | xargs -0 tar cf - | tar xf - -C "$1"
 }
 
+# pfe.scan runs the fuzzer built next to pfe-scan: DIR gets the tree's own
+# (built below), or its own build when MUTATED (a mutant of pfe-scan).
+add_fuzzer() {
+	mkdir -p "$1/build"
+	if [ -n "$2" ]; then
+		make -s -C "$1" build/pfe-scan-fuzz > "$1/build/fuzz-build.log" 2>&1
+	else
+		cp -p build/pfe-scan-fuzz "$1/build/"
+	fi
+}
+
 # run_part DIR RUN EXP...: run-suite.sh in the tree DIR for RUN of
 # testsuite/matrix on the .exp files; prints its result.
 run_part() {
@@ -67,6 +78,7 @@ one() {
 		echo "STALE $n: its sed script changes nothing in$stale"
 		return
 	fi
+	add_fuzzer "$dir" "$(grep '^scripts/pfe-scan' "$dir/.mutant-seds")"
 	# shellcheck disable=SC2046
 	out=$(run_part "$dir" $(field "$n" where) 2>&1)
 	run=$(field "$n" where | awk '{ print $1 }')
@@ -95,8 +107,10 @@ for n in $names; do
 done
 
 
+make -s build/pfe-scan-fuzz || { echo "check-mutants: make build/pfe-scan-fuzz failed" >&2; exit 2; }
 mkdir -p "$work"
 copy_tree "$work/unmutated"
+add_fuzzer "$work/unmutated" ""
 echo "check-mutants: the suite's parts, unmutated"
 # One part per run: the .exp files of all its mutants.
 parts=$(for n in $names; do field "$n" where; done |

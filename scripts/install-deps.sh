@@ -6,7 +6,7 @@
 #   - bookworm: dejagnu, libelf-dev, gcc-11/12 with plugin headers, gcc-12-multilib
 #     (alone: the gcc-multilib metapackage would remove the cross compilers),
 #     the aarch64/riscv64 cross compilers with plugin headers, qemu-user, csmith,
-#     uftrace (0.13: entry=5);
+#     uftrace (0.13: entry=5), clang-16 and its compiler-rt (libFuzzer: make fuzz);
 #   - bullseye, pinned to priority 100 so nothing installed from bookworm moves:
 #     gcc-9/10 with plugin headers;
 #   - a Debian sid chroot (debootstrap --variant=minbase) at $PFE_SID_ROOT
@@ -33,7 +33,7 @@ export DEBIAN_FRONTEND=noninteractive
 HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
  gcc-11 g++-11 gcc-11-plugin-dev gcc-12 g++-12 gcc-12-plugin-dev gcc-12-multilib
  gcc-9 g++-9 gcc-9-plugin-dev gcc-10 g++-10 gcc-10-plugin-dev
- qemu-user libcsmith-dev time clang-14 libclang-rt-14-dev
+ qemu-user libcsmith-dev time clang-16 libclang-rt-16-dev
  gcc-aarch64-linux-gnu g++-aarch64-linux-gnu gcc-riscv64-linux-gnu g++-riscv64-linux-gnu
  gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  gcc-11-aarch64-linux-gnu g++-11-aarch64-linux-gnu gcc-11-plugin-dev-aarch64-linux-gnu

@@ -1,15 +1,18 @@
 /* pfe-scan-arch.c: the instructions pfe-scan must recognise on each target:
  * NOPs (what fills a patch area), landing pads (what comes before the post
- * NOPs), and calls (what `collect --symbol` looks for, and kind "call").
+ * NOPs), calls (what `collect --symbol` looks for, kind "call" and the
+ * fentry call after the NOPs), the register pushes x86 puts around an
+ * entry call, and the NOP form of that call.
  *
  * This is not a disassembler: each decoder answers "is this exactly that
  * instruction" for a few encodings.  To debug one, compare with
  * `objdump -d --show-raw-insn` at the address pfe-scan list reports.
- * Adding a target = adding one struct arch and its three decoders here.
+ * Adding a target = adding one struct arch and its decoders here.
  */
 #include "pfe-scan.h"
 
 #include <elf.h>
+#include <string.h>
 
 #define X86_MAX_INSN 15
 
@@ -88,10 +91,61 @@ static size_t x86_call(const uint8_t *p, size_t avail, uint64_t pc, struct call 
 
 	if (avail < prefix + 5 || p[prefix] != 0xe8)
 		return 0;
+	*out = (struct call){ .reloc_off = prefix + 1 };
 	out->target = pc + prefix + 5 + (uint64_t)sign_extend(load_le(p + prefix + 1, 4), 32);
-	out->reloc_off = prefix + 1;
 	return prefix + 5;
 }
+
+/* x86_64 also calls through memory or a register where the target is not
+ * a rel32 away: `call *SYM@GOTPCREL(%rip)` (ff 15 disp32: the fentry call
+ * under -fpic on GCC <= 13, unless ld relaxed it) and -mcmodel=large's
+ * `movabsq $SYM, %r10; call *%r10` (49 ba imm64 41 ff d2). */
+static size_t x86_64_call(const uint8_t *p, size_t avail, uint64_t pc, struct call *out)
+{
+	static const uint8_t call_r10[] = { 0x41, 0xff, 0xd2 };
+
+	if (avail >= 6 && p[0] == 0xff && p[1] == 0x15) {
+		*out = (struct call){ .reloc_off = 2, .via_slot = true };
+		out->slot = pc + 6 + (uint64_t)sign_extend(load_le(p + 2, 4), 32);
+		return 6;
+	}
+	if (avail >= 13 && p[0] == 0x49 && p[1] == 0xba && !memcmp(p + 10, call_r10, 3)) {
+		*out = (struct call){ .reloc_off = 2, .target = load_le(p + 2, 8) };
+		return 13;
+	}
+	return x86_call(p, avail, pc, out);
+}
+
+/* push %reg (50+r); on x86_64 also push %r8..%r15 (41 50+r): what -pg and
+ * fentry save around the entry call (the static chain, ecx or r10). */
+static size_t x86_push(const uint8_t *p, size_t avail)
+{
+	return avail >= 1 && (p[0] & 0xf8) == 0x50 ? 1 : 0;
+}
+
+static size_t x86_64_push(const uint8_t *p, size_t avail)
+{
+	if (avail >= 2 && p[0] == 0x41 && (p[1] & 0xf8) == 0x50)
+		return 2;
+	return x86_push(p, avail);
+}
+
+/* An x86_64 PLT entry, `[endbr64] [bnd] jmp *disp32(%rip)` (.plt, .plt.sec,
+ * .plt.got): the GOT entry it jumps through. */
+static bool x86_64_plt_slot(const uint8_t *p, size_t avail, uint64_t pc, uint64_t *slot)
+{
+	const char *name;
+	size_t i = x86_landing_pad(p, avail, &name);
+
+	i += i < avail && p[i] == 0xf2;
+	if (avail < i + 6 || p[i] != 0xff || p[i + 1] != 0x25)
+		return false;
+	*slot = pc + i + 6 + (uint64_t)sign_extend(load_le(p + i + 2, 4), 32);
+	return true;
+}
+
+/* -mnop-mcount's and fentry-nop's 5-byte NOP, `nopl 0x0(%rax,%rax,1)`. */
+static const uint8_t x86_nop_call[] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 
 static size_t aarch64_nop(const uint8_t *p, size_t avail, unsigned *units)
 {
@@ -106,16 +160,51 @@ static size_t aarch64_landing_pad(const uint8_t *p, size_t avail, const char **n
 	return avail >= 4 && le32(p) == 0xd503245f ? 4 : 0;
 }
 
-static size_t aarch64_call(const uint8_t *p, size_t avail, uint64_t pc, struct call *out)
+static size_t aarch64_bl(const uint8_t *p, size_t avail, uint64_t pc, struct call *out)
 {
 	uint32_t w;
 
 	if (avail < 4 || ((w = le32(p)) & 0xfc000000) != 0x94000000)	/* BL */
 		return 0;
+	*out = (struct call){ .reloc_off = 0 };
 	out->target = pc + (uint64_t)(sign_extend(w & 0x3ffffff, 26) * 4);
-	out->reloc_off = 0;
 	return 4;
 }
+
+/* `mov x9, x30; bl SYM` (the arm64 kernel's ftrace call, fentry's) is one
+ * call site starting at the mov: that is where its record points. */
+static size_t aarch64_call(const uint8_t *p, size_t avail, uint64_t pc, struct call *out)
+{
+	if (avail >= 8 && le32(p) == 0xaa1e03e9 && aarch64_bl(p + 4, avail - 4, pc + 4, out)) {
+		out->reloc_off = 4;
+		return 8;
+	}
+	return aarch64_bl(p, avail, pc, out);
+}
+
+/* An aarch64 PLT entry, `[bti c] adrp x16, PAGE; ldr x17, [x16, #OFF]; ...`:
+ * the GOT entry PAGE + OFF it jumps through. */
+static bool aarch64_plt_slot(const uint8_t *p, size_t avail, uint64_t pc, uint64_t *slot)
+{
+	const char *name;
+	size_t i = aarch64_landing_pad(p, avail, &name);
+	uint32_t adrp, ldr;
+	uint64_t page;
+
+	if (avail < i + 8)
+		return false;
+	adrp = le32(p + i);
+	ldr = le32(p + i + 4);
+	if ((adrp & 0x9f00001f) != 0x90000010 || (ldr & 0xffc003ff) != 0xf9400211)
+		return false;
+	page = ((pc + i) & ~0xfffull) +
+	       (uint64_t)(sign_extend((adrp >> 5 & 0x7ffff) << 2 | (adrp >> 29 & 3), 21) * 4096);
+	*slot = page + ((ldr >> 10) & 0xfff) * 8;
+	return true;
+}
+
+/* fentry-nop on aarch64: two NOPs in place of the mov and the bl. */
+static const uint8_t aarch64_nop_call[] = { 0x1f, 0x20, 0x03, 0xd5, 0x1f, 0x20, 0x03, 0xd5 };
 
 /* riscv: `nop` (addi x0, x0, 0) and, under RVC, `c.nop`: one unit each,
  * as GCC's M and N count `nop` instructions whatever their size. */
@@ -147,12 +236,13 @@ static size_t riscv_jal(uint32_t w, uint64_t pc, struct call *out)
 
 	if ((w & 0x7f) != 0x6f || riscv_rd(w) == 0)
 		return 0;
+	*out = (struct call){ .reloc_off = 0 };
 	out->target = pc + (uint64_t)sign_extend(imm, 21);
-	out->reloc_off = 0;
 	return 4;
 }
 
-/* auipc rX, hi; jalr rd, lo(rX) with rd != x0: `call` as assembled. */
+/* auipc rX, hi; jalr rd, lo(rX) with rd != x0: `call` as assembled (fentry's
+ * `call t0, SYM` comes out as auipc t1; jalr t0, lo(t1)). */
 static size_t riscv_auipc_jalr(const uint8_t *p, size_t avail, uint64_t pc, struct call *out)
 {
 	uint32_t hi, lo;
@@ -164,9 +254,9 @@ static size_t riscv_auipc_jalr(const uint8_t *p, size_t avail, uint64_t pc, stru
 	if ((hi & 0x7f) != 0x17 || (lo & 0x707f) != 0x67 || riscv_rd(lo) == 0 ||
 	    ((lo >> 15) & 31) != riscv_rd(hi))
 		return 0;
+	*out = (struct call){ .reloc_off = 0 };
 	out->target = pc + (uint64_t)sign_extend(hi & 0xfffff000, 32) +
 		      (uint64_t)sign_extend(lo >> 20, 12);
-	out->reloc_off = 0;
 	return 8;
 }
 
@@ -179,15 +269,41 @@ static size_t riscv_call(const uint8_t *p, size_t avail, uint64_t pc, struct cal
 	return riscv_auipc_jalr(p, avail, pc, out);
 }
 
+/* A riscv PLT entry, `auipc t3, hi; ld t3, lo(t3); jalr t1, t3; nop`: the
+ * GOT entry pc + hi + lo it jumps through. */
+static bool riscv_plt_slot(const uint8_t *p, size_t avail, uint64_t pc, uint64_t *slot)
+{
+	uint32_t hi, lo;
+
+	if (avail < 8)
+		return false;
+	hi = le32(p);
+	lo = le32(p + 4);
+	if ((hi & 0xfff) != 0xe17 || (lo & 0xfffff) != 0xe3e03)	/* auipc t3; ld t3, (t3) */
+		return false;
+	*slot = pc + (uint64_t)sign_extend(hi & 0xfffff000, 32) + (uint64_t)sign_extend(lo >> 20, 12);
+	return true;
+}
+
+/* fentry-nop on riscv: two 4-byte NOPs, even under RVC (each half of the
+ * auipc/jalr pair is patched on its own). */
+static const uint8_t riscv_nop_call[] = { 0x13, 0x00, 0x00, 0x00, 0x13, 0x00, 0x00, 0x00 };
+
+#define NOP_CALL(bytes, units) bytes, sizeof bytes, units
+
 static const struct arch arches[] = {
 	{ EM_X86_64, ELFCLASS64, 1, R_X86_64_64, R_X86_64_RELATIVE,
-	  x86_nop, x86_landing_pad, x86_call },
+	  x86_nop, x86_landing_pad, x86_64_call, x86_64_push, x86_64_plt_slot,
+	  NOP_CALL(x86_nop_call, 5), 0 },
 	{ EM_386, ELFCLASS32, 1, R_386_32, R_386_RELATIVE,
-	  x86_nop, x86_landing_pad, x86_call },
+	  x86_nop, x86_landing_pad, x86_call, x86_push, NULL,
+	  NOP_CALL(x86_nop_call, 5), 0 },
 	{ EM_AARCH64, ELFCLASS64, 4, R_AARCH64_ABS64, R_AARCH64_RELATIVE,
-	  aarch64_nop, aarch64_landing_pad, aarch64_call },
+	  aarch64_nop, aarch64_landing_pad, aarch64_call, NULL, aarch64_plt_slot,
+	  NOP_CALL(aarch64_nop_call, 2), 0 },
 	{ EM_RISCV, ELFCLASS64, 2, R_RISCV_64, R_RISCV_RELATIVE,
-	  riscv_nop, riscv_landing_pad, riscv_call },
+	  riscv_nop, riscv_landing_pad, riscv_call, NULL, riscv_plt_slot,
+	  NOP_CALL(riscv_nop_call, 2), R_RISCV_ALIGN },
 };
 
 const struct arch *arch_find(unsigned machine, unsigned elfclass)

@@ -47,8 +47,34 @@ static size_t record_addresses(struct image *img, const char *records, uint64_t 
 	return n;
 }
 
-/* Calls to TARGET in code section SEC, stored in OUT if not NULL. */
-static size_t calls_in(struct image *img, size_t sec, uint64_t target, uint64_t *out)
+/* What collect --symbol looks for: SYMBOL, at TARGET if defined here. */
+struct wanted {
+	const char *symbol;
+	bool defined;
+	uint64_t target;
+};
+
+/* Does CALL, at AT, go to W?  A call through a GOT entry (x86_64
+ * `call *SYM@GOTPCREL(%rip)` that ld did not relax) or a PLT entry (a
+ * shared object's import) goes where the entry's relocation or contents
+ * say. */
+static bool call_goes_to(struct image *img, struct location at, const struct call *call,
+			 const struct wanted *w)
+{
+	struct call_dest d;
+
+	if (!call->via_slot && w->defined && call->target == w->target)
+		return true;
+	if (!call->via_slot && !in_plt(img, call->target))
+		return false;
+	resolve_call(img, at, call, &d);
+	return (w->defined && d.known && d.addr == w->target) ||
+	       (d.symbol && !strcmp(d.symbol, w->symbol));
+}
+
+/* Calls to W in code section SEC, stored in OUT if not NULL.
+ * A call sequence counts at its first byte (aarch64's `mov x9, x30; bl`). */
+static size_t calls_in(struct image *img, size_t sec, const struct wanted *w, uint64_t *out)
 {
 	uint64_t size, addr = img->secs[sec].sh.sh_addr;
 	const uint8_t *b = section_bytes(img, sec, &size);
@@ -60,7 +86,7 @@ static size_t calls_in(struct image *img, size_t sec, uint64_t target, uint64_t 
 
 	for (uint64_t off = 0; off < size; off += len) {
 		len = img->arch->call(b + off, size - off, addr + off, &call);
-		if (!len || call.target != target) {
+		if (!len || !call_goes_to(img, (struct location){ sec, off }, &call, w)) {
 			len = step;	/* not a call: try the next instruction start */
 			continue;
 		}
@@ -77,19 +103,20 @@ static size_t calls_in(struct image *img, size_t sec, uint64_t target, uint64_t 
  * displacement would also match; that needs 4 specific bytes in a row. */
 static size_t call_sites(struct image *img, const char *symbol, uint64_t **out)
 {
-	uint64_t target;
+	struct wanted w = { symbol, false, 0 };
 	size_t n = 0;
 
-	if (!find_symbol_addr(img, symbol, &target))
-		scan_fail(img, "symbol %s is not defined here", symbol);
+	w.defined = find_symbol_addr(img, symbol, &w.target);
+	if (!w.defined && !imports_symbol(img, symbol))
+		scan_fail(img, "symbol %s is neither defined nor imported here", symbol);
 	for (size_t s = 1; s < img->nsecs; s++)
 		if (is_code(img, s))
-			n += calls_in(img, s, target, NULL);
+			n += calls_in(img, s, &w, NULL);
 	*out = scan_alloc(img, n, sizeof **out);
 	n = 0;
 	for (size_t s = 1; s < img->nsecs; s++)
 		if (is_code(img, s))
-			n += calls_in(img, s, target, *out + n);
+			n += calls_in(img, s, &w, *out + n);
 	return n;
 }
 

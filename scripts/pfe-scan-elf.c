@@ -482,8 +482,9 @@ static void reloc_symbol(struct image *img, size_t rsec, const GElf_Rela *r, GEl
 	get_symbol(img, img->symtab, GELF_R_SYM(r->r_info), sym);
 }
 
-/* Relocations that name a symbol and apply to section SEC of an object,
- * sorted by offset: what a call's target is before linking. */
+/* Relocations that apply to section SEC of an object, sorted by offset:
+ * what a call's target is before linking, what an ops slot holds, and
+ * where the linker will still align code (R_RISCV_ALIGN, no symbol). */
 static void load_relocs(struct image *img, size_t sec)
 {
 	struct section *s = &img->secs[sec];
@@ -497,30 +498,152 @@ static void load_relocs(struct image *img, size_t sec)
 		if (!is_reloc_section(&img->secs[r].sh) || img->secs[r].sh.sh_info != sec)
 			continue;
 		for (size_t i = 0; i < reloc_count(img, r); i++) {
+			struct reloc *out = &s->relocs[s->nrelocs++];
 			GElf_Rela rela;
 			GElf_Sym sym;
 
 			get_reloc(img, r, i, &rela);
-			if (!GELF_R_SYM(rela.r_info))	/* e.g. R_RISCV_RELAX */
-				continue;
-			reloc_symbol(img, r, &rela, &sym);
-			s->relocs[s->nrelocs++] = (struct reloc){ rela.r_offset, symbol_name(img, &sym) };
+			*out = (struct reloc){ rela.r_offset, NULL, GELF_R_TYPE(rela.r_info),
+					       rela.r_addend, img->secs[r].sh.sh_type == SHT_RELA };
+			if (GELF_R_SYM(rela.r_info)) {	/* none: e.g. R_RISCV_RELAX */
+				reloc_symbol(img, r, &rela, &sym);
+				out->symbol = symbol_name(img, &sym);
+			}
 		}
 	}
 	qsort(s->relocs, s->nrelocs, sizeof *s->relocs, compare_relocs);
 	s->relocs_loaded = true;
 }
 
-const struct reloc *reloc_at(struct image *img, size_t sec, uint64_t off)
+const struct reloc *section_relocs(struct image *img, size_t sec, size_t *n)
 {
-	struct reloc key = { off, NULL };
-
+	*n = 0;
 	if (!img->relocatable)
 		return NULL;
 	if (!img->secs[sec].relocs_loaded)
 		load_relocs(img, sec);
-	return bsearch(&key, img->secs[sec].relocs, img->secs[sec].nrelocs,
-		       sizeof key, compare_relocs);
+	*n = img->secs[sec].nrelocs;
+	return img->secs[sec].relocs;
+}
+
+/* The index of the first relocation of section SEC at or after OFF. */
+size_t reloc_index(struct image *img, size_t sec, uint64_t off)
+{
+	size_t n, lo = 0, hi;
+	const struct reloc *r = section_relocs(img, sec, &n);
+
+	for (hi = n; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r[mid].offset < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The relocation naming a symbol at offset OFF of section SEC, or NULL. */
+const struct reloc *reloc_at(struct image *img, size_t sec, uint64_t off)
+{
+	size_t n, i = reloc_index(img, sec, off);
+	const struct reloc *r = section_relocs(img, sec, &n);
+
+	for (; i < n && r[i].offset == off; i++)
+		if (r[i].symbol)
+			return &r[i];
+	return NULL;
+}
+
+static int compare_dyn_relocs(const void *pa, const void *pb)
+{
+	const struct dyn_reloc *a = pa, *b = pb;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* One dynamic relocation, with its symbol from the table it is linked to. */
+static void read_dyn_reloc(struct image *img, size_t rsec, size_t i, struct dyn_reloc *out)
+{
+	size_t link = img->secs[rsec].sh.sh_link;
+	GElf_Rela rela;
+	GElf_Sym sym;
+
+	get_reloc(img, rsec, i, &rela);
+	*out = (struct dyn_reloc){ rela.r_offset, GELF_R_TYPE(rela.r_info), rela.r_addend,
+				   img->secs[rsec].sh.sh_type == SHT_RELA, NULL, 0, false };
+	if (!GELF_R_SYM(rela.r_info))
+		return;
+	if (!is_regular_index(img, link) || (img->secs[link].sh.sh_type != SHT_DYNSYM &&
+					     img->secs[link].sh.sh_type != SHT_SYMTAB))
+		scan_fail(img, "%s: not linked to a symbol table", img->secs[rsec].name);
+	get_symbol(img, link, GELF_R_SYM(rela.r_info), &sym);
+	out->symbol = name_in(img, link, &sym);
+	out->sym_defined = sym.st_shndx != SHN_UNDEF;
+	out->sym_value = sym.st_value;
+}
+
+/* The dynamic relocations of a linked file, sorted by address. */
+static void load_dyn_relocs(struct image *img)
+{
+	size_t n = 0;
+
+	for (size_t r = 1; r < img->nsecs; r++)
+		if (is_reloc_section(&img->secs[r].sh) && (img->secs[r].sh.sh_flags & SHF_ALLOC))
+			n += reloc_count(img, r);
+	img->dyn_relocs = scan_alloc(img, n, sizeof *img->dyn_relocs);
+	for (size_t r = 1; r < img->nsecs; r++) {
+		if (!is_reloc_section(&img->secs[r].sh) || !(img->secs[r].sh.sh_flags & SHF_ALLOC))
+			continue;
+		for (size_t i = 0; i < reloc_count(img, r); i++)
+			read_dyn_reloc(img, r, i, &img->dyn_relocs[img->ndyn_relocs++]);
+	}
+	qsort(img->dyn_relocs, img->ndyn_relocs, sizeof *img->dyn_relocs, compare_dyn_relocs);
+	img->dyn_relocs_loaded = true;
+}
+
+/* The dynamic relocation that writes ADDR (a GOT entry), or NULL. */
+const struct dyn_reloc *dyn_reloc_at(struct image *img, uint64_t addr)
+{
+	struct dyn_reloc key = { .addr = addr };
+
+	if (img->relocatable)
+		return NULL;
+	if (!img->dyn_relocs_loaded)
+		load_dyn_relocs(img);
+	return bsearch(&key, img->dyn_relocs, img->ndyn_relocs, sizeof key, compare_dyn_relocs);
+}
+
+/* Does a dynamic relocation name SYMBOL (a shared object's import)? */
+bool imports_symbol(struct image *img, const char *symbol)
+{
+	if (img->relocatable)
+		return false;
+	if (!img->dyn_relocs_loaded)
+		load_dyn_relocs(img);
+	for (size_t i = 0; i < img->ndyn_relocs; i++)
+		if (img->dyn_relocs[i].symbol && !strcmp(img->dyn_relocs[i].symbol, symbol))
+			return true;
+	return false;
+}
+
+/* The bytes at link-time address ADDR of a linked file, *AVAIL of them up to
+ * the end of their section, or NULL when no section has contents there. */
+const uint8_t *bytes_at_addr(struct image *img, uint64_t addr, uint64_t *avail)
+{
+	size_t sec;
+	uint64_t size, off;
+	const uint8_t *b;
+
+	*avail = 0;
+	if (img->relocatable || !find_section_by_addr(img, addr, &sec))
+		return NULL;
+	b = section_bytes(img, sec, &size);
+	off = addr - img->secs[sec].sh.sh_addr;
+	if (!b || off >= size)
+		return NULL;
+	*avail = size - off;
+	return b + off;
 }
 
 size_t record_sections(struct image *img, const char *name, size_t **out)

@@ -2,9 +2,11 @@
  * as build/pfe-scan-fuzz, with AddressSanitizer and UBSan).
  *
  * Each input is read as an ELF file from memory and put through what every
- * subcommand does to a file: list, verify --all, collect (records and calls
- * to the first function), and sort (in memory; nothing is written).  Bad
- * input must end in scan_fail()'s longjmp, never in a crash or a leak.
+ * subcommand does to a file: list (entry and call-site records, with the
+ * ops slot), verify (--all; and with every entry mode: fentry, its NOP
+ * form, the ops slot), collect (records and calls to the first function),
+ * and sort (in memory; nothing is written).  Bad input must end in
+ * scan_fail()'s longjmp, never in a crash or a leak.
  * Run: build/pfe-scan-fuzz -max_total_time=60 CORPUS_DIR SEED_DIR
  * Debug a crash: build/pfe-scan-fuzz crash-<hash> (prints the stack), or
  * build/pfe-scan list crash-<hash> for the plain tool's view of it.
@@ -15,6 +17,8 @@
 #include <string.h>
 
 #define RECORDS "__patchable_function_entries"
+#define CALL_RECORDS "__mcount_loc"
+#define FENTRY "__fentry__"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,12 +32,24 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void exercise(struct image *img, FILE *sink)
 {
-	struct verify_opts v = { .m = 2, .n = 1, .section = RECORDS, .all = true };
+	struct verify_opts v = { .have_entry = true, .m = 2, .n = 1, .section = RECORDS,
+				 .all = true };
+	struct verify_opts modes = { .have_entry = true, .m = 4, .n = 2, .section = RECORDS,
+				     .fentry = true, .fentry_sym = FENTRY,
+				     .call_section = CALL_RECORDS, .ops_slot = true };
+	struct list_opts l = { .section = RECORDS, .json = true, .ops_slot = true };
+	struct list_opts calls = { .section = CALL_RECORDS, .ops_slot = true };
 	uint64_t *addrs;
 	size_t nrecords;
 
-	list_image(img, RECORDS, true, false, sink);
+	list_image(img, &l, sink);
+	list_image(img, &calls, sink);
 	verify_image(img, &v, sink);
+	verify_image(img, &modes, sink);
+	modes.fentry_nop = modes.all = true;
+	modes.have_entry = false;
+	modes.ops_sym = FENTRY;
+	verify_image(img, &modes, sink);
 	if (!img->relocatable)
 		collect_addresses(img, NULL, RECORDS, &addrs);
 	sort_image(img, RECORDS, &nrecords);

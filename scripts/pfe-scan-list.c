@@ -1,14 +1,20 @@
 /* pfe-scan-list.c: `pfe-scan list` and `pfe-scan verify`: print what
- * each record points at, or check it against an expected M,N.
+ * each record points at, or check a file against the layout it should
+ * have: M,N entry NOPs (--entry), the entry call after them and its
+ * call-site records (--fentry), the 8-byte ops slot before each entry
+ * (--ops-slot).
  *
  * Both read the records (pfe-scan-elf.c) and what sits at each
  * (pfe-scan-site.c); verify prints each problem as FUNCTION+0xOFFSET: WHAT.
- * Debug: `pfe-scan list --json FILE` shows every field verify compares.
+ * Debug: `pfe-scan list --json --ops-slot FILE` shows every field verify
+ * compares; `--section=__mcount_loc` lists the call-site records.
  */
 #include "pfe-scan.h"
 
 #include <stdarg.h>
 #include <string.h>
+
+#define SLOT_SIZE 8
 
 static void json_string(FILE *out, const char *key, const char *s)
 {
@@ -35,8 +41,31 @@ static const char *linked_section(const struct image *img, size_t rs)
 	return img->secs[sh->sh_link].name;
 }
 
-static void print_json(struct image *img, const struct record *rec, const struct site *site,
-		       FILE *out)
+/* The ops slot of a record's function as list shows it in text: what it
+ * holds, or why there is none. */
+static const char *slot_summary(struct image *img, const struct ops_slot *slot)
+{
+	if (!slot->room)
+		return "none";
+	if (!slot->aligned)
+		return "unaligned";
+	return slot->nops ? "nops" : slot_text(img, slot);
+}
+
+/* --ops-slot's keys: "slot" is "" when there are no 8 aligned bytes. */
+static void print_json_slot(struct image *img, const struct site *site, FILE *out)
+{
+	struct ops_slot slot = { 0 };
+
+	if (site->func)
+		describe_slot(img, site->func, &slot);
+	json_string(out, "slot", slot.room && slot.aligned ? slot_text(img, &slot) : "");
+	fprintf(out, ",\"slot_nops\":%d,\"slot_aligned\":%d", slot.nops ? 1 : 0,
+		slot.room && slot.aligned ? 1 : 0);
+}
+
+static void print_json(struct image *img, const struct list_opts *opts, const struct record *rec,
+		       const struct site *site, FILE *out)
 {
 	fprintf(out, "{\"address\":%llu", (unsigned long long)location_addr(img, rec->target));
 	json_string(out, "file", img->path);
@@ -54,13 +83,20 @@ static void print_json(struct image *img, const struct record *rec, const struct
 	json_string(out, "record_section", img->secs[rec->rec_sec].name);
 	json_string(out, "linked", linked_section(img, rec->rec_sec));
 	json_string(out, "group", img->secs[rec->rec_sec].group);
+	fprintf(out, ",\"after_entry\":%llu",
+		(unsigned long long)(site->in_body ? rec->target.off - site->func->off : 0));
+	json_string(out, "call", site->call ? site->call : "");
+	fprintf(out, ",\"call_at\":%llu",
+		(unsigned long long)(site->call ? location_addr(img, site->call_at) : 0));
+	if (opts->ops_slot)
+		print_json_slot(img, site, out);
 	fputs("}\n", out);
 }
 
-static void print_text(struct image *img, const struct record *rec, const struct site *site,
-		       bool name_file, FILE *out)
+static void print_text(struct image *img, const struct list_opts *opts, const struct record *rec,
+		       const struct site *site, FILE *out)
 {
-	if (name_file)
+	if (opts->name_file)
 		fprintf(out, "%s: ", img->path);
 	fprintf(out, "%s ", site->func ? site->func->name : "?");
 	if (img->relocatable)
@@ -72,12 +108,20 @@ static void print_text(struct image *img, const struct record *rec, const struct
 		fprintf(out, " target=%s", site->call_target);
 	if (*site->landing)
 		fprintf(out, " landing=%s", site->landing);
+	if (site->kind == KIND_NOPS && site->call)
+		fprintf(out, " call=%s", site->call);
+	if (opts->ops_slot && site->func) {
+		struct ops_slot slot;
+
+		describe_slot(img, site->func, &slot);
+		fprintf(out, " slot=%s", slot_summary(img, &slot));
+	}
 	putc('\n', out);
 }
 
-void list_image(struct image *img, const char *section, bool json, bool name_file, FILE *out)
+void list_image(struct image *img, const struct list_opts *opts, FILE *out)
 {
-	size_t *rs, nrs = record_sections(img, section, &rs);
+	size_t *rs, nrs = record_sections(img, opts->section, &rs);
 
 	for (size_t i = 0; i < nrs; i++) {
 		struct record *recs;
@@ -89,13 +133,25 @@ void list_image(struct image *img, const char *section, bool json, bool name_fil
 			if (recs[r].zero)
 				continue;
 			describe_site(img, &recs[r], &site);
-			if (json)
-				print_json(img, &recs[r], &site, out);
+			if (opts->json)
+				print_json(img, opts, &recs[r], &site, out);
 			else
-				print_text(img, &recs[r], &site, name_file, out);
+				print_text(img, opts, &recs[r], &site, out);
 		}
 	}
 }
+
+/* What verify knows of each function (indexed like img->funcs). */
+struct verify_state {
+	bool *has_record;        /* an entry record (--section) */
+	uint64_t *entry_pre;     /* the NOP bytes before the entry it says */
+	bool *has_call_record;   /* a call-site record (--call-section) */
+	struct location *call_record; /* where that points */
+	bool sym_known;          /* linked: the fentry symbol's address */
+	uint64_t sym_addr;
+	bool ops_sym_known;      /* linked: the ops slot symbol's address */
+	uint64_t ops_sym_addr;
+};
 
 /* Print one verify problem as NAME+0xOFFSET: WHAT; returns 1 to count it. */
 __attribute__((format(printf, 4, 5)))
@@ -111,8 +167,10 @@ static unsigned problem(FILE *out, const char *name, uint64_t off, const char *f
 	return 1;
 }
 
-/* A record that leads to no function entry. */
-static unsigned report_stray(struct image *img, const struct record *rec, FILE *out)
+/* A record (WHAT: "record" or "call record") that leads to no function
+ * entry, or to no entry call. */
+static unsigned report_stray(struct image *img, const struct record *rec, const char *what,
+			     const char *where, FILE *out)
 {
 	const struct func *f = func_containing(img, rec->target);
 
@@ -120,16 +178,17 @@ static unsigned report_stray(struct image *img, const struct record *rec, FILE *
 
 	if (f)
 		return problem(out, f->name, rec->target.off - f->off,
-			       "record (0x%llx) does not point at a function entry", addr);
+			       "%s (0x%llx) does not point at %s", what, addr, where);
 	return problem(out, img->secs[rec->target.sec].name, rec->target.off,
-		       "record (0x%llx) points into no function", addr);
+		       "%s (0x%llx) points into no function", what, addr);
 }
 
 /* GCC 13+ links each record section to its function's section and puts it
  * in the function's COMDAT group; GCC 11/12 link all to the first function
- * (PR 99889), which --gc-sections turns into lost records. */
+ * (PR 99889), which --gc-sections turns into lost records.  pfe's call-site
+ * records are placed the same way.  WHAT: "record" or "call record". */
 static unsigned check_placement(struct image *img, const struct record *rec,
-				const struct func *f, FILE *out)
+				const struct func *f, const char *what, FILE *out)
 {
 	const struct section *rs = &img->secs[rec->rec_sec], *text = &img->secs[f->sec];
 	const char *linked = linked_section(img, rec->rec_sec);
@@ -138,29 +197,43 @@ static unsigned check_placement(struct image *img, const struct record *rec,
 	if (!img->relocatable)
 		return 0;
 	if (*linked && rs->sh.sh_link != f->sec)
-		p += problem(out, f->name, 0, "record section is linked to %s, not to %s",
+		p += problem(out, f->name, 0, "%s section is linked to %s, not to %s", what,
 			     linked, text->name);
 	if (strcmp(rs->group, text->group))
-		p += problem(out, f->name, 0, "record is in COMDAT group \"%s\", function in \"%s\"",
-			     rs->group, text->group);
+		p += problem(out, f->name, 0, "%s is in COMDAT group \"%s\", function in \"%s\"",
+			     what, rs->group, text->group);
 	return p;
 }
 
+/* The NOP form of F's entry call: where its call record says, else after
+ * the M-N entry NOPs (--entry).  *UNITS: the NOP units before it. */
+static bool locate_nop_call(struct image *img, const struct verify_opts *opts,
+			    const struct verify_state *st, const struct func *f,
+			    struct location *at, unsigned *units)
+{
+	size_t i = f - img->funcs;
+
+	return find_nop_call(img, f, st->has_call_record[i] ? &st->call_record[i] : NULL,
+			     opts->have_entry ? (int)(opts->m - opts->n) : -1, at, units);
+}
+
 static unsigned check_record(struct image *img, const struct verify_opts *opts,
-			     const struct record *rec, bool *has_record, FILE *out)
+			     struct verify_state *st, const struct record *rec, FILE *out)
 {
 	struct site site;
 	const struct func *f;
-	unsigned p = 0;
+	struct location at;
+	unsigned p = 0, post;
 
 	describe_site(img, rec, &site);
-	if (!(f = site.func))
-		return report_stray(img, rec, out);
+	if (!(f = site.func) || site.in_body)
+		return report_stray(img, rec, "record", "a function entry", out);
 	if (!opts->m)
 		return problem(out, f->name, 0, "has a record, expected none");
-	if (has_record[f - img->funcs])
+	if (st->has_record[f - img->funcs])
 		p += problem(out, f->name, 0, "more than one record");
-	has_record[f - img->funcs] = true;
+	st->has_record[f - img->funcs] = true;
+	st->entry_pre[f - img->funcs] = site.pre;
 	if (site.pre_nops != opts->n)
 		p += problem(out, f->name, 0, "%u NOPs before the entry, expected %u",
 			     site.pre_nops, opts->n);
@@ -169,10 +242,189 @@ static unsigned check_record(struct image *img, const struct verify_opts *opts,
 			     site.landing);
 	if (site.pad_after_nops)
 		p += problem(out, f->name, 0, "NOPs before the landing pad %s", site.pad_after_nops);
-	if (site.post_nops != opts->m - opts->n)
+	/* With fentry-nop the call's NOP form follows the M-N NOPs. */
+	if (!opts->fentry_nop || !locate_nop_call(img, opts, st, f, &at, &post))
+		post = site.post_nops;
+	if (post != opts->m - opts->n)
 		p += problem(out, f->name, site.landing_len, "%u NOPs after the entry, expected %u",
-			     site.post_nops, opts->m - opts->n);
-	return p + check_placement(img, rec, f, out);
+			     post, opts->m - opts->n);
+	return p + check_placement(img, rec, f, "record", out);
+}
+
+/* Entry records (--section): each leads to a function entry with N NOPs
+ * before it and M-N after its landing pad, one per function.  QUIET: only
+ * note which functions have one and their NOPs (for --ops-slot). */
+static unsigned check_entry_records(struct image *img, const struct verify_opts *opts,
+				    struct verify_state *st, bool quiet, FILE *out)
+{
+	size_t *rs, nrs = record_sections(img, opts->section, &rs);
+	unsigned p = 0;
+
+	if (!nrs && opts->m && !quiet)
+		p += problem(out, img->path, 0, "no %s section", opts->section);
+	for (size_t i = 0; i < nrs; i++) {
+		struct record *recs;
+		size_t n = read_records(img, rs[i], &recs);
+
+		for (size_t r = 0; r < n; r++) {
+			struct site site;
+
+			if (recs[r].zero)
+				continue;
+			if (!quiet) {
+				p += check_record(img, opts, st, &recs[r], out);
+				continue;
+			}
+			describe_site(img, &recs[r], &site);
+			if (site.func && !site.in_body)
+				st->entry_pre[site.func - img->funcs] = site.pre;
+		}
+	}
+	return p;
+}
+
+/* The function a call-site record's target lies in (an entry call is in
+ * its function), or NULL. */
+static const struct func *call_record_function(struct image *img, const struct record *rec)
+{
+	const struct func *f = func_containing(img, rec->target);
+
+	if (!f && (f = func_before(img, rec->target)) && f->size)
+		f = NULL;	/* past the end of a sized function */
+	return canonical_func(img, f);
+}
+
+/* Call-site records (--call-section): which function each is for, one per
+ * function, placed like the entry records.  Whether it points at the call
+ * is check_fentry's. */
+static unsigned check_call_records(struct image *img, const struct verify_opts *opts,
+				   struct verify_state *st, FILE *out)
+{
+	size_t *rs, nrs = record_sections(img, opts->call_section, &rs);
+	unsigned p = 0;
+
+	if (!nrs)
+		p += problem(out, img->path, 0, "no %s section", opts->call_section);
+	for (size_t i = 0; i < nrs; i++) {
+		struct record *recs;
+		size_t n = read_records(img, rs[i], &recs);
+
+		for (size_t r = 0; r < n; r++) {
+			const struct func *f;
+
+			if (recs[r].zero)
+				continue;
+			if (!(f = call_record_function(img, &recs[r]))) {
+				p += report_stray(img, &recs[r], "call record", "an entry call", out);
+				continue;
+			}
+			if (st->has_call_record[f - img->funcs])
+				p += problem(out, f->name, 0, "more than one record in %s",
+					     opts->call_section);
+			st->has_call_record[f - img->funcs] = true;
+			st->call_record[f - img->funcs] = recs[r].target;
+			p += check_placement(img, &recs[r], f, "call record", out);
+		}
+	}
+	return p;
+}
+
+/* Does the call SITE describes go to SYM?  Objects: by the relocation's
+ * symbol (or the local function it reaches); linked files: by address. */
+static bool calls_symbol(struct image *img, const struct verify_state *st,
+			 const struct site *site, const char *sym)
+{
+	const struct call_dest *d = &site->call_dest;
+
+	if (d->symbol && !strcmp(d->symbol, sym))
+		return true;
+	if (!img->relocatable && st->sym_known)
+		return d->known && d->addr == st->sym_addr;
+	return !d->symbol && !strcmp(site->call, sym);
+}
+
+/* The entry call of F (or its NOP form) right after the landing pad and
+ * the post NOPs (and x86's pushes), and the call-site record of it. */
+static unsigned check_fentry(struct image *img, const struct verify_opts *opts,
+			     const struct verify_state *st, const struct func *f, FILE *out)
+{
+	size_t i = f - img->funcs;
+	struct site site;
+	struct location at;
+	unsigned units, p = 0;
+
+	describe_function(img, f, &site);
+	if (opts->fentry_nop) {
+		if (!locate_nop_call(img, opts, st, f, &at, &units))
+			return problem(out, f->name, site.landing_len + site.post,
+				       "no %u-byte NOP form of the entry call after the entry NOPs",
+				       img->arch->nop_call_len);
+	} else if (!site.call) {
+		return problem(out, f->name, site.landing_len + site.post,
+			       "no call to %s after the entry NOPs", opts->fentry_sym);
+	} else {
+		at = site.call_at;
+		if (!calls_symbol(img, st, &site, opts->fentry_sym))
+			p += problem(out, f->name, at.off - f->off,
+				     "the entry call goes to %s, expected %s", site.call,
+				     opts->fentry_sym);
+	}
+	if (!st->has_call_record[i])
+		p += problem(out, f->name, at.off - f->off, "no record of the entry call in %s",
+			     opts->call_section);
+	else if (st->call_record[i].sec != at.sec || st->call_record[i].off != at.off)
+		p += problem(out, f->name, st->call_record[i].off - f->off,
+			     "%s record points here, the entry call is at +0x%llx",
+			     opts->call_section, (unsigned long long)(at.off - f->off));
+	return p;
+}
+
+/* Does SLOT hold SYM's address: in an object, an absolute relocation at
+ * its start naming SYM with no addend (i386: its upper word 0); in a
+ * linked file, SYM's address. */
+static bool slot_holds_symbol(struct image *img, const struct verify_state *st,
+			      const struct ops_slot *slot, const char *sym)
+{
+	const struct reloc *r = slot->reloc;
+
+	if (!img->relocatable)
+		return st->ops_sym_known && slot->value == st->ops_sym_addr;
+	return r && r->offset == slot->addr && r->type == img->arch->abs_reloc &&
+	       !strcmp(r->symbol, sym) && !slot->addend &&
+	       (img->ptr_size == SLOT_SIZE || slot->value >> 32 == 0);
+}
+
+/* The 8 bytes before F's entry: 8-aligned, holding SYM (--ops-slot=SYM),
+ * or 0 or the patch area's 8 bytes of pre-entry NOPs (--ops-slot). */
+static unsigned check_slot(struct image *img, const struct verify_opts *opts,
+			   const struct verify_state *st, const struct func *f, FILE *out)
+{
+	struct ops_slot slot;
+	const char *held;
+
+	describe_slot(img, f, &slot);
+	if (!slot.room)
+		return problem(out, f->name, 0, "no room for the ops slot before the entry");
+	if (!slot.aligned)
+		return problem(out, f->name, 0, "the ops slot (0x%llx) is not 8-aligned",
+			       (unsigned long long)slot.addr);
+	held = slot.nops ? "NOPs" : slot_text(img, &slot);
+	if (opts->ops_sym) {
+		if (slot_holds_symbol(img, st, &slot, opts->ops_sym))
+			return 0;
+		return problem(out, f->name, 0, "the ops slot holds %s, expected %s", held,
+			       opts->ops_sym);
+	}
+	if (slot.nops && st->entry_pre[f - img->funcs] == SLOT_SIZE)
+		return 0;
+	if (!slot.reloc && slot.value == 0)
+		return 0;
+	if (slot.nops)
+		return problem(out, f->name, 0, "the ops slot holds NOPs, but the patch area has "
+			       "%llu NOP bytes before the entry, not 8",
+			       (unsigned long long)st->entry_pre[f - img->funcs]);
+	return problem(out, f->name, 0, "the ops slot holds %s, expected 0 or the 8 bytes of "
+		       "pre-entry NOPs", held);
 }
 
 /* GCC's hot/cold splitting makes FOO.cold (FOO.cold.N before GCC 9)
@@ -194,6 +446,13 @@ static bool excluded(const struct verify_opts *opts, const char *name)
 	return false;
 }
 
+/* What --all asks a record of: every function with code. */
+static bool wants_record(const struct image *img, const struct verify_opts *opts,
+			 const struct func *f)
+{
+	return f->size && is_code(img, f->sec) && !excluded(opts, f->name);
+}
+
 /* --all: every function with code must have a record (an alias shares
  * the record of the symbol func_at names for its address). */
 static unsigned check_all_recorded(struct image *img, const struct verify_opts *opts,
@@ -203,33 +462,68 @@ static unsigned check_all_recorded(struct image *img, const struct verify_opts *
 
 	for (size_t i = 0; i < img->nfuncs; i++) {
 		const struct func *f = &img->funcs[i];
-		const struct func *canon = func_at(img, (struct location){ f->sec, f->off });
 
-		if (f->size && is_code(img, f->sec) && !excluded(opts, f->name) &&
-		    !has_record[canon - img->funcs])
+		if (wants_record(img, opts, f) && !has_record[canonical_func(img, f) - img->funcs])
 			p += problem(out, f->name, 0, "no record");
 	}
 	return p;
 }
 
-unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *out)
+/* --fentry, --ops-slot: each function checked (one with a record, or any
+ * with code under --all) has its entry call and record, its slot; with
+ * --entry=M,N (M > 0) it has an entry record too. */
+static unsigned check_functions(struct image *img, const struct verify_opts *opts,
+				const struct verify_state *st, FILE *out)
 {
-	bool *has_record = scan_alloc(img, img->nfuncs, sizeof *has_record);
-	size_t *rs, nrs = record_sections(img, opts->section, &rs);
+	bool want_entry = opts->have_entry && opts->m;
 	unsigned p = 0;
 
-	if (!nrs && opts->m)
-		p += problem(out, img->path, 0, "no %s section", opts->section);
-	for (size_t i = 0; i < nrs; i++) {
-		struct record *recs;
-		size_t n = read_records(img, rs[i], &recs);
+	for (size_t i = 0; i < img->nfuncs; i++) {
+		const struct func *f = &img->funcs[i];
+		bool all = opts->all && wants_record(img, opts, f);
 
-		for (size_t r = 0; r < n; r++)
-			if (!recs[r].zero)
-				p += check_record(img, opts, &recs[r], has_record, out);
+		if (canonical_func(img, f) != f ||
+		    !((want_entry && st->has_record[i]) || st->has_call_record[i] || all))
+			continue;
+		if (want_entry && !st->has_record[i] && !opts->all)	/* --all says it */
+			p += problem(out, f->name, 0, "no record");
+		if (opts->fentry)
+			p += check_fentry(img, opts, st, f, out);
+		if (opts->ops_slot)
+			p += check_slot(img, opts, st, f, out);
 	}
-	if (opts->all && opts->m)
-		p += check_all_recorded(img, opts, has_record, out);
 	return p;
 }
 
+/* In a linked file the symbols are compared by address, when defined
+ * there (a shared object may only import the fentry symbol). */
+static void find_symbol(struct image *img, const char *sym, bool *known, uint64_t *addr)
+{
+	if (sym && !img->relocatable)
+		*known = find_symbol_addr(img, sym, addr);
+}
+
+unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *out)
+{
+	struct verify_state st = {
+		.has_record = scan_alloc(img, img->nfuncs, sizeof *st.has_record),
+		.entry_pre = scan_alloc(img, img->nfuncs, sizeof *st.entry_pre),
+		.has_call_record = scan_alloc(img, img->nfuncs, sizeof *st.has_call_record),
+		.call_record = scan_alloc(img, img->nfuncs, sizeof *st.call_record),
+	};
+	unsigned p = 0;
+
+	if (opts->fentry && !opts->fentry_nop)
+		find_symbol(img, opts->fentry_sym, &st.sym_known, &st.sym_addr);
+	if (opts->ops_slot)
+		find_symbol(img, opts->ops_sym, &st.ops_sym_known, &st.ops_sym_addr);
+	if (opts->fentry)
+		p += check_call_records(img, opts, &st, out);
+	if (opts->have_entry || opts->ops_slot)
+		p += check_entry_records(img, opts, &st, !opts->have_entry, out);
+	if (opts->all && opts->have_entry && opts->m)
+		p += check_all_recorded(img, opts, st.has_record, out);
+	if (opts->fentry || opts->ops_slot)
+		p += check_functions(img, opts, &st, out);
+	return p;
+}

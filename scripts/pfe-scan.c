@@ -2,8 +2,9 @@
  * collects and sorts patchable-function-entry records (see pfe-scan.md for
  * usage and pfe-scan.h for how the other files divide the work).
  *
- *   pfe-scan list [--json] [--section=NAME] FILE...
- *   pfe-scan verify FILE --entry=M[,N] [--section=NAME] [--all] [--exclude=SYMBOL]...
+ *   pfe-scan list [--json] [--section=NAME] [--ops-slot] FILE...
+ *   pfe-scan verify FILE [--entry=M[,N]] [--section=NAME] [--fentry[=SYM]] [--fentry-nop]
+ *                   [--call-section=NAME] [--ops-slot[=SYM]] [--all] [--exclude=SYMBOL]...
  *   pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]
  *   pfe-scan sort [--section=NAME] FILE
  *
@@ -18,6 +19,8 @@
 
 #define DEFAULT_RECORDS "__patchable_function_entries"
 #define DEFAULT_TABLE "__mcount_loc"
+#define DEFAULT_CALL_RECORDS "__mcount_loc"
+#define DEFAULT_FENTRY "__fentry__"
 
 struct options {
 	const char *cmd;
@@ -28,15 +31,15 @@ struct options {
 	const char *output;
 	const char *symbol;
 	bool json;
-	bool have_entry;
 	struct verify_opts verify;
 };
 
 static _Noreturn void usage(const char *why)
 {
 	fprintf(stderr, "pfe-scan: %s\n"
-		"usage: pfe-scan list [--json] [--section=NAME] FILE...\n"
-		"       pfe-scan verify FILE --entry=M[,N] [--section=NAME] [--all] [--exclude=SYMBOL]...\n"
+		"usage: pfe-scan list [--json] [--section=NAME] [--ops-slot] FILE...\n"
+		"       pfe-scan verify FILE [--entry=M[,N]] [--section=NAME] [--fentry[=SYM]] [--fentry-nop]\n"
+		"                       [--call-section=NAME] [--ops-slot[=SYM]] [--all] [--exclude=SYMBOL]...\n"
 		"       pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]\n"
 		"       pfe-scan sort [--section=NAME] FILE\n", why);
 	exit(2);
@@ -70,6 +73,36 @@ static const char *value_of(const char *arg, const char *name)
 	return !strncmp(arg, name, len) && arg[len] == '=' ? arg + len + 1 : NULL;
 }
 
+/* NAME or NAME=VALUE: true, *VALUE the value or NULL; NAME= is an error. */
+static bool optional_value(const char *arg, const char *name, const char **value)
+{
+	*value = value_of(arg, name);
+	if (*value && !**value)
+		usage("--fentry= and --ops-slot= want a symbol");
+	return *value || !strcmp(arg, name);
+}
+
+/* The entry-mode options of verify (--ops-slot also of list). */
+static bool parse_mode_option(struct verify_opts *v, const char *a)
+{
+	const char *value;
+
+	if (optional_value(a, "--fentry", &value)) {
+		v->fentry = true;
+		v->fentry_sym = value;
+	} else if (!strcmp(a, "--fentry-nop")) {
+		v->fentry = v->fentry_nop = true;
+	} else if ((value = value_of(a, "--call-section"))) {
+		v->call_section = value;
+	} else if (optional_value(a, "--ops-slot", &value)) {
+		v->ops_slot = true;
+		v->ops_sym = value;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static void parse_option(struct options *o, char **argv, int *i)
 {
 	const char *a = argv[*i], *v;
@@ -78,6 +111,8 @@ static void parse_option(struct options *o, char **argv, int *i)
 		o->json = true;
 	else if (!strcmp(a, "--all"))
 		o->verify.all = true;
+	else if (parse_mode_option(&o->verify, a))
+		return;
 	else if (!strcmp(a, "-o") && argv[*i + 1])
 		o->output = argv[++*i];
 	else if ((v = value_of(a, "--section")))
@@ -91,7 +126,7 @@ static void parse_option(struct options *o, char **argv, int *i)
 	else if ((v = value_of(a, "--entry"))) {
 		if (!parse_entry(v, &o->verify))
 			usage("--entry wants M or M,N with N <= M <= 65535");
-		o->have_entry = true;
+		o->verify.have_entry = true;
 	} else
 		usage("unknown option");
 }
@@ -113,6 +148,10 @@ static void parse_args(struct options *o, int argc, char **argv)
 	if (!o->section)
 		o->section = strcmp(o->cmd, "collect") ? DEFAULT_RECORDS : DEFAULT_TABLE;
 	o->verify.section = o->section;
+	if (!o->verify.call_section)
+		o->verify.call_section = DEFAULT_CALL_RECORDS;
+	if (o->verify.fentry && !o->verify.fentry_sym)
+		o->verify.fentry_sym = DEFAULT_FENTRY;
 }
 
 static void check_args(const struct options *o)
@@ -123,8 +162,8 @@ static void check_args(const struct options *o)
 		return;
 	if (o->nfiles > 1)
 		usage("one FILE only");
-	if (!strcmp(o->cmd, "verify") && !o->have_entry)
-		usage("verify needs --entry=M,N");
+	if (!strcmp(o->cmd, "verify") && !o->verify.have_entry && !o->verify.fentry)
+		usage("verify needs --entry=M,N or --fentry");
 	else if (!strcmp(o->cmd, "collect") && !o->output)
 		usage("collect needs -o TABLE.o");
 	else if (strcmp(o->cmd, "verify") && strcmp(o->cmd, "collect") && strcmp(o->cmd, "sort"))
@@ -134,7 +173,9 @@ static void check_args(const struct options *o)
 static int run_command(const struct options *o, struct image *img, bool name_file)
 {
 	if (!strcmp(o->cmd, "list")) {
-		list_image(img, o->section, o->json, name_file, stdout);
+		struct list_opts l = { o->section, o->json, name_file, o->verify.ops_slot };
+
+		list_image(img, &l, stdout);
 	} else if (!strcmp(o->cmd, "verify")) {
 		return verify_image(img, &o->verify, stdout) ? 1 : 0;
 	} else if (!strcmp(o->cmd, "collect")) {

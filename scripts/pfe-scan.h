@@ -4,9 +4,11 @@
  * records (pfe-scan.md says how to use it).  The parts, by job:
  *   pfe-scan-elf.c      open an ELF file: sections, function symbols, records
  *   pfe-scan-arch.c     each target's NOP, landing pad and call encodings
- *   pfe-scan-site.c     what sits at a record: function, pre/post NOPs, kind
+ *   pfe-scan-site.c     what sits at a record: function, pre/post NOPs, kind,
+ *                       the entry call after the NOPs, the ops slot before
  *   pfe-scan.c          main: options, one file at a time
- *   pfe-scan-list.c     `list` and `verify`
+ *   pfe-scan-list.c     `list` and `verify` (entry records, the fentry call
+ *                       and its records, the ops slot)
  *   pfe-scan-collect.c  `collect`: the post-link address table object
  *   pfe-scan-sort.c     `sort`: sort and zero records in place
  *   pfe-scan-fuzz.c     libFuzzer entry point (make fuzz)
@@ -26,10 +28,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* A decoded call instruction. */
+/* A decoded call instruction (or sequence: aarch64 `mov x9, x30; bl`,
+ * riscv `auipc; jalr`, x86_64 `movabs $SYM, %r10; call *%r10`). */
 struct call {
-	uint64_t target;   /* address the call goes to (linked files) */
+	uint64_t target;   /* address the call goes to (linked files), unless via_slot */
 	size_t reloc_off;  /* where its relocation sits, from the insn start (objects) */
+	bool via_slot;     /* x86_64 `call *disp(%rip)`: it goes where the pointer at */
+	uint64_t slot;     /* slot (a GOT entry) points */
 };
 
 /* One target: how its instructions are spelled. */
@@ -46,13 +51,41 @@ struct arch {
 	size_t (*landing_pad)(const uint8_t *p, size_t avail, const char **name);
 	/* Length of the call at P, an address PC (0 if not a call). */
 	size_t (*call)(const uint8_t *p, size_t avail, uint64_t pc, struct call *out);
+	/* Length of a register push at P (0 if none): x86 saves the static
+	 * chain around an entry call, as -pg does.  NULL: no such thing. */
+	size_t (*push)(const uint8_t *p, size_t avail);
+	/* A PLT entry at P, address PC: the GOT entry it jumps through, in
+	 * *SLOT (a call to a symbol a shared object imports goes there). */
+	bool (*plt_slot)(const uint8_t *p, size_t avail, uint64_t pc, uint64_t *slot);
+	/* The NOP form of the entry call (fentry-nop, -mnop-mcount): its bytes,
+	 * and the NOP units they count as. */
+	const uint8_t *nop_call;
+	unsigned nop_call_len, nop_call_units;
+	/* Relocation type of code alignment the linker still has to do
+	 * (R_RISCV_ALIGN: padding it trims), or 0. */
+	unsigned align_reloc;
 };
 
 const struct arch *arch_find(unsigned machine, unsigned elfclass);
 
+/* A relocation of an object's section. */
 struct reloc {
 	uint64_t offset;
-	const char *symbol; /* name of the symbol it refers to */
+	const char *symbol; /* name of the symbol it refers to, NULL if none */
+	unsigned type;
+	int64_t addend;     /* RELA's; REL keeps it in place */
+	bool rela;
+};
+
+/* A dynamic relocation of a linked file (PIE, shared object). */
+struct dyn_reloc {
+	uint64_t addr;      /* r_offset: the address it writes */
+	unsigned type;
+	int64_t addend;     /* RELA's; 0 for REL */
+	bool rela;
+	const char *symbol; /* NULL if none */
+	uint64_t sym_value; /* the symbol's value when defined here */
+	bool sym_defined;
 };
 
 struct section {
@@ -105,6 +138,9 @@ struct image {
 	struct func *funcs;      /* STT_FUNC symbols, sorted by location */
 	size_t nfuncs;
 	size_t symtab;           /* the symbol table read (0: none) */
+	struct dyn_reloc *dyn_relocs; /* by address, loaded on first use */
+	size_t ndyn_relocs;
+	bool dyn_relocs_loaded;
 	struct arena *arena;
 	jmp_buf *on_error;       /* where scan_fail() goes */
 	char error[256];         /* scan_fail()'s message */
@@ -121,6 +157,11 @@ void image_close(struct image *img);
 const uint8_t *section_bytes(struct image *img, size_t sec, uint64_t *size);
 Elf_Data *section_data(struct image *img, size_t sec);
 const struct reloc *reloc_at(struct image *img, size_t sec, uint64_t off);
+const struct reloc *section_relocs(struct image *img, size_t sec, size_t *n);
+size_t reloc_index(struct image *img, size_t sec, uint64_t off);
+const struct dyn_reloc *dyn_reloc_at(struct image *img, uint64_t addr);
+bool imports_symbol(struct image *img, const char *symbol);
+const uint8_t *bytes_at_addr(struct image *img, uint64_t addr, uint64_t *avail);
 bool is_code(const struct image *img, size_t sec);
 bool find_section_by_addr(const struct image *img, uint64_t addr, size_t *sec);
 uint64_t location_addr(const struct image *img, struct location loc);
@@ -148,6 +189,13 @@ void store_le(uint8_t *p, unsigned size, uint64_t v);
 /* pfe-scan-site.c */
 enum site_kind { KIND_NOPS, KIND_CALL, KIND_UNKNOWN };
 
+/* Where a call goes, as far as the file says. */
+struct call_dest {
+	const char *symbol;       /* a relocation's symbol (objects, GOT entries), or NULL */
+	bool known;               /* addr is valid */
+	uint64_t addr;            /* linked: address; object: offset in the call's section */
+};
+
 struct site {
 	const struct func *func;  /* NULL: no function entry behind the NOPs */
 	uint64_t pre, post;       /* NOP bytes before the label / after the pad */
@@ -158,21 +206,64 @@ struct site {
 	bool at_pad;              /* the record points at the landing pad, not a NOP */
 	enum site_kind kind;
 	const char *call_target;  /* KIND_CALL: the called symbol */
+	/* A record past the landing pad and the NOPs after it (an fentry
+	 * call-site record): post counts the NOPs from the record on. */
+	bool in_body;
+	/* The call that follows the post NOPs and register pushes, if any. */
+	const char *call;         /* what it calls (symbol, function or 0x...), or NULL */
+	struct call_dest call_dest;
+	struct location call_at;
+	uint64_t call_len;
+};
+
+/* The 8 bytes right before a function's entry (the ops slot). */
+struct ops_slot {
+	bool room;                /* they lie in the function's section */
+	bool aligned;             /* at a multiple of 8 (after linking, in objects) */
+	uint64_t addr;            /* where: address, or offset in an object */
+	uint64_t value;           /* the 8 bytes, little-endian */
+	bool nops;                /* they are NOPs, exactly */
+	const struct reloc *reloc;/* objects: a relocation inside them, or NULL */
+	int64_t addend;           /* reloc's addend (REL: read in place) */
 };
 
 void describe_site(struct image *img, const struct record *rec, struct site *site);
+void describe_function(struct image *img, const struct func *f, struct site *site);
 const char *kind_name(enum site_kind kind);
 bool points_into_function(struct image *img, const struct record *rec);
+const struct func *canonical_func(const struct image *img, const struct func *f);
+bool in_plt(struct image *img, uint64_t addr);
+void resolve_call(struct image *img, struct location at, const struct call *call,
+		  struct call_dest *dest);
+const char *call_dest_name(struct image *img, size_t sec, const struct call_dest *dest);
+bool find_nop_call(struct image *img, const struct func *f, const struct location *hint,
+		   int want_units, struct location *at, unsigned *units);
+void describe_slot(struct image *img, const struct func *f, struct ops_slot *slot);
+const char *slot_text(struct image *img, const struct ops_slot *slot);
 
 /* pfe-scan-list.c */
+struct list_opts {
+	const char *section;     /* record section */
+	bool json;
+	bool name_file;          /* start each line with the file's name */
+	bool ops_slot;           /* show the 8 bytes before each entry */
+};
+
 struct verify_opts {
+	bool have_entry;         /* --entry=M,N: check the entry records */
 	unsigned m, n;
 	const char *section;
 	bool all;
 	const char **exclude;
 	size_t nexclude;
+	bool fentry;             /* --fentry[=SYM] or --fentry-nop */
+	const char *fentry_sym;  /* what the call goes to */
+	bool fentry_nop;         /* the NOP form instead of the call */
+	const char *call_section;/* where the call-site records are */
+	bool ops_slot;           /* --ops-slot[=SYM] */
+	const char *ops_sym;     /* what the slot holds; NULL: 0 or the NOPs */
 };
-void list_image(struct image *img, const char *section, bool json, bool name_file, FILE *out);
+void list_image(struct image *img, const struct list_opts *opts, FILE *out);
 unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *out);
 
 /* pfe-scan-collect.c */

@@ -9,7 +9,7 @@ HOSTCC ?= gcc
 PREFIX ?= /usr/local
 DESTDIR ?=
 SCAN_CFLAGS ?= -O2
-FUZZ_CC ?= clang-14
+FUZZ_CC ?= clang-16
 FUZZ_TIME ?= 60
 FUZZ_RUNS ?= -1
 # Compilers whose output seeds the fuzzer (those missing are skipped).
