@@ -7,7 +7,7 @@
    mode that runs code in a pass or callback: NOPs, fentry (the leaf
    fix-up before reload), the ops slot. */
 /* { dg-do compile } */
-/* { dg-options "-O2 -fplugin-arg-pfe-entry=4 -fplugin-arg-pfe-fentry -fplugin-arg-pfe-ops-slot --param ggc-min-expand=0 --param ggc-min-heapsize=0" } */
+/* { dg-options "-O2 -fno-pie -fplugin-arg-pfe-entry=4 -fplugin-arg-pfe-fentry -fplugin-arg-pfe-ops-slot --param ggc-min-expand=0 --param ggc-min-heapsize=0" } */
 struct pair { long a, b; };
 static long table[64];
 
