@@ -63,6 +63,36 @@ static void aarch64_put_fentry_call(FILE *out, const char *sym,
 		fprintf(out, "\tmov\tx9, x30\n\tbl\t%s\n", sym);
 }
 
+/* kCFI, as Clang 16 spells it: the hash is a .word before the entry. */
+static void aarch64_put_kcfi_hash(FILE *out, unsigned int hash)
+{
+	fprintf(out, "\t.word\t%u\n", hash);
+}
+
+/* Clang's AArch64 KCFI_CHECK: w16 = the target's word, w17 = the hash
+ * (two MOVKs: both halves are written), BRK #0x8000 | 17 << 5 | the
+ * target's register number: the kernel's handler reads both registers
+ * from the immediate.  The number comes from the register's name, which
+ * only the assembler sees: .irp/.ifc pick the one BRK that matches. */
+static void aarch64_put_kcfi_check(FILE *out, unsigned int hash,
+				   unsigned int offset)
+{
+	fprintf(out, "\tldur\tw16, [%%x0, #-%u]\n\tmovk\tw17, #%u\n"
+		"\tmovk\tw17, #%u, lsl #16\n\tcmp\tw16, w17\n"
+		"\tb.eq\t.Lkcfi_pass%%=\n.Lkcfi_trap%%=:\n"
+		"\t.irp\tpfe_r,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,"
+		"19,20,21,22,23,24,25,26,27,28,29,30\n"
+		"\t.ifc\t%%x0,x\\pfe_r\n\tbrk\t#(0x8220 + \\pfe_r)\n\t.endif\n"
+		"\t.endr\n", offset, hash & 0xffff, hash >> 16);
+}
+
+static unsigned int aarch64_kcfi_align_log2(void)
+{
+	return 2;
+}
+
+static const char *const aarch64_kcfi_clobbers[] = { "x16", "x17", "cc", NULL };
+
 static const struct pfe_arch aarch64_arch = {
 	"\tnop\n", 4,
 	"\t.8byte\t",
@@ -74,6 +104,9 @@ static const struct pfe_arch aarch64_arch = {
 	4, { R9_REGNUM, R16_REGNUM, R17_REGNUM, R30_REGNUM },
 	aarch64_put_fentry_call, NULL, 1, false,
 	"\t.8byte\t%s\n",
+	aarch64_put_kcfi_hash, 4, aarch64_kcfi_align_log2, false, false,
+	aarch64_put_kcfi_check, aarch64_kcfi_clobbers, NULL, 256,
+	"St9__va_list",	/* AAPCS64: va_list mangles as std::__va_list */
 };
 
 const struct pfe_arch *pfe_arch_select(const char **why)

@@ -90,6 +90,46 @@ static const char *x86_take_queued_landing_pad(void)
 	return TARGET_64BIT ? "\tendbr64\n" : "\tendbr32\n";
 }
 
+/* kCFI (x86_64), as Clang 16 spells it.  A hash that is, or whose negation
+ * is, an ENDBR64/ENDBR32 encoding would put a landing pad inside the
+ * preamble or the check: Clang adds one to it (MaskKCFIType), everywhere
+ * but in __kcfi_typeid_ symbols. */
+static unsigned int x86_kcfi_mask(unsigned int hash)
+{
+	static const unsigned int endbr[] = { 0xfa1e0ff3u, 0xfb1e0ff3u };
+
+	for (size_t i = 0; i < ARRAY_SIZE(endbr); i++)
+		if (hash == endbr[i] || hash == -endbr[i])
+			return hash + 1;
+	return hash;
+}
+
+/* __cfi_<name>: the padding, then the hash as the immediate of a mov, so
+ * that disassemblers see an instruction (Clang's words). */
+static void x86_put_kcfi_hash(FILE *out, unsigned int hash)
+{
+	fprintf(out, "\tmovl\t$%u, %%eax\n", x86_kcfi_mask(hash));
+}
+
+/* Clang's X86 KCFI_CHECK: r10 = -hash + the target's word; a sum of zero
+ * is a match.  (Clang takes r11 when the target is in r10; the asm
+ * clobbers r10, so the target never is.) */
+static void x86_put_kcfi_check(FILE *out, unsigned int hash, unsigned int offset)
+{
+	fprintf(out, "\tmovl\t$%u, %%%%r10d\n\taddl\t-%u(%%0), %%%%r10d\n"
+		"\tje\t.Lkcfi_pass%%=\n.Lkcfi_trap%%=:\n\tud2\n",
+		-x86_kcfi_mask(hash), offset);
+}
+
+/* Clang aligns x86 functions to 16 bytes, to 1 when optimizing for size;
+ * the preamble pads up to that. */
+static unsigned int x86_kcfi_align_log2(void)
+{
+	return optimize_size ? 0 : 4;
+}
+
+static const char *const x86_kcfi_clobbers[] = { "r10", "cc", NULL };
+
 static const struct pfe_arch x86_64_arch = {
 	"\tnop\n", 1,
 	"\t.quad\t",
@@ -104,6 +144,8 @@ static const struct pfe_arch x86_64_arch = {
 	1, { R11_REG },
 	x86_put_fentry_call, x86_fentry_refused, 1, true,
 	"\t.quad\t%s\n",
+	x86_put_kcfi_hash, 5, x86_kcfi_align_log2, true, true,
+	x86_put_kcfi_check, x86_kcfi_clobbers, "\t.long\t", 0x7fffffffu, NULL,
 };
 
 static const struct pfe_arch i386_arch = {
@@ -119,6 +161,8 @@ static const struct pfe_arch i386_arch = {
 	0, { 0 },
 	x86_put_fentry_call, x86_fentry_refused, 1, true,
 	"\t.long\t%s, 0\n",
+	/* No kCFI: Clang has none for i386. */
+	NULL, 0, NULL, false, false, NULL, NULL, NULL, 0, NULL,
 };
 
 const struct pfe_arch *pfe_arch_select(const char **why)

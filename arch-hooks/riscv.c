@@ -34,6 +34,30 @@ static void riscv_put_fentry_call(FILE *out, const char *sym,
 			label, sym);
 }
 
+/* kCFI, as Clang spells it (Clang 17+: Clang 16 has no riscv kCFI): the
+ * hash is a .word before the entry, which is 4-aligned for it. */
+static void riscv_put_kcfi_hash(FILE *out, unsigned int hash)
+{
+	fprintf(out, "\t.word\t%u\n", hash);
+}
+
+/* Clang's RISCV KCFI_CHECK: t1 = the target's word (sign-extended), t2 =
+ * the hash (li: lui+addiw, as Clang's), ebreak unless equal. */
+static void riscv_put_kcfi_check(FILE *out, unsigned int hash,
+				 unsigned int offset)
+{
+	fprintf(out, "\tlw\tt1, -%u(%%0)\n\tli\tt2, %d\n"
+		"\tbeq\tt1, t2, .Lkcfi_pass%%=\n.Lkcfi_trap%%=:\n\tebreak\n",
+		offset, (int)hash);
+}
+
+static unsigned int riscv_kcfi_align_log2(void)
+{
+	return 2;
+}
+
+static const char *const riscv_kcfi_clobbers[] = { "t1", "t2", NULL };
+
 static const struct pfe_arch riscv64_arch = {
 	"\tnop\n", 4,
 	"\t.8byte\t",
@@ -45,6 +69,8 @@ static const struct pfe_arch riscv64_arch = {
 	2, { T0_REGNUM, T1_REGNUM },
 	riscv_put_fentry_call, NULL, 4, false,
 	"\t.8byte\t%s\n",
+	riscv_put_kcfi_hash, 4, riscv_kcfi_align_log2, false, false,
+	riscv_put_kcfi_check, riscv_kcfi_clobbers, "\t.word\t", 2048, NULL,
 };
 
 const struct pfe_arch *pfe_arch_select(const char **why)

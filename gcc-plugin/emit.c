@@ -118,7 +118,8 @@ static unsigned int area_align_log2(const struct pfe_plan *plan)
 }
 
 /* Before the label: the alignment, the ops slot (the pre-entry NOPs when
- * they are its 8 bytes, else data: SYM or 0), the pre-entry NOPs. */
+ * they are its 8 bytes, else data: SYM or 0), the pre-entry NOPs, with the
+ * kCFI preamble before or after them (kcfi.c). */
 static void put_pre_area(FILE *out, const struct pfe_plan *plan)
 {
 	if (area_align_log2(plan))
@@ -126,16 +127,18 @@ static void put_pre_area(FILE *out, const struct pfe_plan *plan)
 	if (plan->ops_slot && plan->pre == 0)
 		fprintf(out, pfe_arch->slot_format,
 			pfe_opts.ops_slot_value ? pfe_opts.ops_slot_value : "0");
+	pfe_kcfi_put_before_nops(out, plan);
 	if (plan->pre > 0) {
 		put_entry_record(out, plan);
 		put_nops(out, plan->pre);
 	}
+	pfe_kcfi_put_after_nops(out, plan);
 }
 
 /* Whether GCC must call begin_function for the plan's function. */
 static bool has_pre_area(const struct pfe_plan *plan)
 {
-	return plan->pre > 0 || area_align_log2(plan) > 0;
+	return plan->pre > 0 || area_align_log2(plan) > 0 || plan->kcfi;
 }
 
 static void pfe_begin_function(tree fndecl)
@@ -271,15 +274,15 @@ static unsigned int pfe_entry_execute(void)
 {
 	const struct pfe_plan *plan = pfe_plan_for(current_function_decl);
 
+	if (has_pre_area(plan) && DECL_IGNORED_P(current_function_decl)) {
+		DECL_IGNORED_P(current_function_decl) = 0;
+		ignored_fndecl = current_function_decl;
+	}
 	if (!plan->active)
 		return 0;
 	if (plan->post > 0 || plan->fentry)
 		plan_post_area(plan);
 	insert_entry_clobbers(plan);
-	if (has_pre_area(plan) && DECL_IGNORED_P(current_function_decl)) {
-		DECL_IGNORED_P(current_function_decl) = 0;
-		ignored_fndecl = current_function_decl;
-	}
 	return 0;
 }
 

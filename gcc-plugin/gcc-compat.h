@@ -54,6 +54,110 @@
 #include "function-abi.h"
 #endif
 
+/* GIMPLE, for the files that insert statements (kcfi.c defines
+ * PFE_NEED_GIMPLE): the headers and their order changed over the releases;
+ * this order works from 4.9 (as the kernel's gcc-common.h) to 16. */
+#ifdef PFE_NEED_GIMPLE
+#include "basic-block.h"
+#include "tree-ssa-alias.h"
+#include "internal-fn.h"
+#include "gimple-expr.h"
+#include "is-a.h"
+#include "gimple.h"
+#include "gimple-iterator.h"
+#include "gimple-ssa.h"
+#if BUILDING_GCC_VERSION >= 7000
+#include "tree-vrp.h"
+#endif
+#include "tree-ssanames.h"
+#include "cgraph.h"
+#include "langhooks.h"
+
+/* GCC 6 made gimple a class used through pointers (it was a pointer
+ * typedef); GCC 5 gave asm statements their own type. */
+#if BUILDING_GCC_VERSION >= 6000
+typedef gimple *pfe_gimple;
+#else
+typedef gimple pfe_gimple;
+#endif
+
+/* Make CALL call FN (GCC 5 gave calls their own statement type). */
+static inline void pfe_call_set_fn(pfe_gimple call, tree fn)
+{
+#if BUILDING_GCC_VERSION >= 5000
+	gimple_call_set_fn(as_a<gcall *>(call), fn);
+#else
+	gimple_call_set_fn(call, fn);
+#endif
+}
+
+/* A volatile asm statement of TEXT with INPUTS and CLOBBERS. */
+static inline pfe_gimple pfe_build_volatile_asm(const char *text,
+						vec<tree, va_gc> *inputs,
+						vec<tree, va_gc> *clobbers)
+{
+	auto stmt = gimple_build_asm_vec(text, inputs, NULL, clobbers, NULL);
+	gimple_asm_set_volatile(stmt, true);
+	return stmt;
+}
+
+/* Whether a call to FNDECL may come through a pointer: its address is
+ * taken or it is visible outside the unit.  GCC 5 made cgraph nodes
+ * classes. */
+static inline bool pfe_may_be_called_indirectly(tree fndecl)
+{
+#if BUILDING_GCC_VERSION >= 5000
+	cgraph_node *node = cgraph_node::get(fndecl);
+	return !node || !node->only_called_directly_p();
+#else
+	struct cgraph_node *node = cgraph_get_node(fndecl);
+	return !node || !cgraph_only_called_directly_p(node);
+#endif
+}
+
+#endif /* PFE_NEED_GIMPLE */
+
+/* GCC 7 added _Float16 (float16_type_node, NULL where the target lacks
+ * it). */
+static inline tree pfe_float16_type_node(void)
+{
+#if BUILDING_GCC_VERSION >= 7000
+	return float16_type_node;
+#else
+	return NULL_TREE;
+#endif
+}
+
+/* The mode of scalar type T: GCC 8 added TYPE_MODE_RAW; GCC 7's TYPE_MODE
+ * needs a declaration its plugin headers lack. */
+#if BUILDING_GCC_VERSION >= 8000
+#define PFE_SCALAR_TYPE_MODE(t) TYPE_MODE_RAW(t)
+#else
+#define PFE_SCALAR_TYPE_MODE(t) ((machine_mode)(t)->type_common.mode)
+#endif
+
+/* GCC 8 made the number of vector elements a poly_int. */
+static inline unsigned HOST_WIDE_INT pfe_vector_subparts(const_tree t)
+{
+#if BUILDING_GCC_VERSION >= 8000
+	return TYPE_VECTOR_SUBPARTS(t).to_constant();
+#else
+	return TYPE_VECTOR_SUBPARTS(t);
+#endif
+}
+
+/* C23's int f(...): GCC 13 marks a prototype without named arguments,
+ * whose argument list is empty as an unprototyped one's. */
+static inline bool pfe_no_named_args_stdarg_p(const_tree fntype)
+{
+#if BUILDING_GCC_VERSION >= 13000
+	return TYPE_NO_NAMED_ARGS_STDARG_P(fntype);
+#else
+	(void)fntype;
+	return false;
+#endif
+}
+
 /* Pass API: GCC 5 passes the function to execute() and gate() and
  * dropped pass_data's has_gate/has_execute. */
 #if BUILDING_GCC_VERSION >= 5000

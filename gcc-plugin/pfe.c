@@ -15,7 +15,8 @@ int plugin_is_GPL_compatible;
 
 struct pfe_options pfe_opts = {
 	false, 0, 0, PFE_DEFAULT_SECTION, PFE_CLOBBERS_ABI,
-	NULL, false, PFE_DEFAULT_CALL_SECTION, false, NULL
+	NULL, false, PFE_DEFAULT_CALL_SECTION, false, NULL,
+	PFE_CFI_NONE, PFE_CFI_LAYOUT_CLANG, false
 };
 const struct pfe_arch *pfe_arch;
 
@@ -169,6 +170,32 @@ static bool parse_clobbers(const char *arg, const char *value)
 	return true;
 }
 
+static bool parse_cfi(const char *arg, const char *value)
+{
+	if (strcmp(value, "kcfi")) {
+		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected %<kcfi%>", arg,
+		      value);
+		return false;
+	}
+	pfe_opts.cfi = PFE_CFI_KCFI;
+	return true;
+}
+
+static bool parse_cfi_layout(const char *arg, const char *value)
+{
+	if (!strcmp(value, "clang")) {
+		pfe_opts.cfi_layout = PFE_CFI_LAYOUT_CLANG;
+	} else if (!strcmp(value, "fixed")) {
+		pfe_opts.cfi_layout = PFE_CFI_LAYOUT_FIXED;
+	} else {
+		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected %<clang%> or "
+		      "%<fixed%>", arg, value);
+		return false;
+	}
+	pfe_opts.cfi_layout_given = true;
+	return true;
+}
+
 static bool print_help(const char *arg, const char *value);
 
 static const struct pfe_key pfe_keys[] = {
@@ -193,6 +220,13 @@ static const struct pfe_key pfe_keys[] = {
 	  "clobbers: every call-clobbered register (abi, the default), or "
 	  "only the target's patch scratch registers (scratch: the "
 	  "trampoline saves all others)", parse_clobbers },
+	{ "cfi", "kcfi", "Clang's kCFI: each function that may be called "
+	  "indirectly carries its type hash before its entry, each indirect "
+	  "call checks it (C; x86_64, aarch64, riscv64)", parse_cfi },
+	{ "cfi-layout", "clang|fixed", "where the hash goes: before the NOPs "
+	  "before the entry (clang, the default, as Clang 16), or right before "
+	  "the entry (fixed: the same offset whatever the NOPs)",
+	  parse_cfi_layout },
 	{ "help", NULL, "print this list", print_help },
 };
 
@@ -282,6 +316,7 @@ static void check_entry_modes(void)
 			  "%<-fpic%>/%<-fpie%>: an address in code needs a text "
 			  "relocation; fill the slot at run time "
 			  "(%<-fplugin-arg-pfe-ops-slot%>)", pfe_opts.ops_slot_value);
+	pfe_kcfi_check_options();
 	if (pfe_opts.has_entry && pfe_opts.entry_size &&
 	    (why = pfe_layout_refused(pfe_opts.entry_pre,
 				      pfe_opts.entry_size - pfe_opts.entry_pre)))
@@ -337,5 +372,6 @@ int plugin_init(struct plugin_name_args *info,
 	register_callback(info->base_name, PLUGIN_ALL_PASSES_START,
 			  pfe_function_start, NULL);
 	pfe_register_passes(info->base_name);
+	pfe_kcfi_register(info->base_name);
 	return 0;
 }

@@ -31,6 +31,21 @@ enum pfe_clobbers {
 	PFE_CLOBBERS_SCRATCH,	/* the target's patch scratch registers */
 };
 
+/* cfi=: the control-flow integrity scheme whose type hashes pfe puts
+ * before entries and checks before indirect calls (kcfi.c). */
+enum pfe_cfi {
+	PFE_CFI_NONE,
+	PFE_CFI_KCFI,		/* Clang's kCFI: a 32-bit hash of the type */
+};
+
+/* cfi-layout=: where the hash goes: Clang's, before the N NOPs before the
+ * entry (its offset moves with N), or right before the entry, after them
+ * (fixed: the hash is always the 4 bytes before the entry). */
+enum pfe_cfi_layout {
+	PFE_CFI_LAYOUT_CLANG,
+	PFE_CFI_LAYOUT_FIXED,
+};
+
 /* Plugin arguments, parsed once in plugin_init (pfe.c). */
 struct pfe_options {
 	bool has_entry;		/* entry= given: pad every function */
@@ -43,6 +58,9 @@ struct pfe_options {
 	const char *call_section;	/* record-section=: call-site records */
 	bool ops_slot;		/* ops-slot[=SYM] */
 	const char *ops_slot_value;	/* SYM, or NULL: the slot holds 0 */
+	enum pfe_cfi cfi;	/* cfi= */
+	enum pfe_cfi_layout cfi_layout;	/* cfi-layout= */
+	bool cfi_layout_given;
 };
 extern struct pfe_options pfe_opts;
 
@@ -89,6 +107,31 @@ struct pfe_arch {
 	bool fentry_not_leaf;
 	/* The 8-byte ops slot holding VALUE (a symbol or "0"). */
 	const char *slot_format;	/* printf format, %s = VALUE */
+	/* kCFI, as Clang spells it on the target; put_kcfi_hash is NULL where
+	 * pfe has no kCFI (i386: Clang has none).  The hash before an entry:
+	 * x86 "movl $HASH, %eax", whose last 4 bytes are the hash, else a
+	 * .word.  The preamble is aligned to 1 << kcfi_align_log2() and, where
+	 * Clang pads it (x86), padded with NOPs so that the entry stays
+	 * aligned; kcfi_symbol: __cfi_<name> labels it (x86). */
+	void (*put_kcfi_hash)(FILE *out, unsigned int hash);
+	unsigned int kcfi_hash_size;
+	unsigned int (*kcfi_align_log2)(void);
+	bool kcfi_pad;
+	bool kcfi_symbol;
+	/* The check before an indirect call through asm operand %0, as asm
+	 * template text: load the 32 bits OFFSET bytes before the target,
+	 * branch to .Lkcfi_pass%= if they are HASH, else trap at
+	 * .Lkcfi_trap%=.  The registers it writes (asm clobbers, NULL-ended);
+	 * the directive of a .kcfi_traps entry (NULL: the target records no
+	 * traps, as Clang on aarch64, where BRK's immediate says it all); the
+	 * largest OFFSET the load reaches. */
+	void (*put_kcfi_check)(FILE *out, unsigned int hash, unsigned int offset);
+	const char *const *kcfi_clobbers;
+	const char *kcfi_trap_word;
+	unsigned int kcfi_max_offset;
+	/* How Clang mangles the va_list record, where the ABI names it (aarch64:
+	 * std::__va_list), or NULL. */
+	const char *kcfi_va_list;
 };
 
 /* Defined by the arch-hooks file for this GCC's target.  Called once the
@@ -109,12 +152,27 @@ struct pfe_plan {
 	unsigned int label_no;	/* .LPFE<n> the first NOP, .LPFC<n> the call */
 	enum pfe_clobbers clobbers;	/* what IPA-RA is told the entry clobbers */
 	const char *section;	/* record section */
+	/* cfi=kcfi: the preamble before the entry (kcfi), with the function's
+	 * type hash when it may be called indirectly (kcfi_hashed). */
+	bool kcfi;
+	bool kcfi_hashed;
+	unsigned int kcfi_hash;
 };
 
 /* plan.c */
 const struct pfe_plan *pfe_plan_for(tree fndecl);
 const char *pfe_layout_refused(unsigned int pre, unsigned int post);
 void pfe_register_attribute(void *event_data, void *data);
+
+/* kcfi.c, kcfi-hash.c */
+void pfe_kcfi_plan(struct pfe_plan *plan);
+void pfe_kcfi_put_before_nops(FILE *out, const struct pfe_plan *plan);
+void pfe_kcfi_put_after_nops(FILE *out, const struct pfe_plan *plan);
+const char *pfe_kcfi_layout_refused(unsigned int pre_bytes);
+void pfe_kcfi_check_options(void);
+void pfe_kcfi_register(const char *plugin_name);
+bool pfe_kcfi_type_hash(tree fntype, unsigned int *hash, tree *bad);
+void pfe_kcfi_note_typedef(tree decl);
 
 /* emit.c */
 void pfe_emit_init(void);

@@ -1,6 +1,6 @@
 /* plan.c: decide, once per function, what pfe emits for it.
  *
- * Inputs: the plugin arguments (pfe_opts: entry=, fentry, ops-slot), the
+ * Inputs: the plugin arguments (pfe_opts: entry=, fentry, ops-slot, cfi=), the
  * function's patchable_function_entry(M,N) attribute.
  * Output: a struct pfe_plan that every emitter reads.
  *
@@ -93,7 +93,7 @@ const char *pfe_layout_refused(unsigned int pre, unsigned int post)
 		return "fentry: the call would not be aligned for patching "
 		       "(an even number of 2-byte NOPs before and after the "
 		       "entry)";
-	return NULL;
+	return pfe_kcfi_layout_refused(pre_bytes);
 }
 
 static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
@@ -127,15 +127,16 @@ static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
 	bool fentry = pfe_opts.fentry && !excluded &&
 		      !lookup_attribute("no_instrument_function",
 					DECL_ATTRIBUTES(fndecl));
-	if (size == 0 && !fentry)
-		return;
-	plan->active = true;
-	plan->pre = pre;
-	plan->post = size - pre;
-	plan->fentry = fentry;
-	plan->ops_slot = pfe_opts.ops_slot;
-	plan->label_no = next_label_no++;
-	plan->clobbers = pfe_opts.clobbers;
+	if (size > 0 || fentry) {
+		plan->active = true;
+		plan->pre = pre;
+		plan->post = size - pre;
+		plan->fentry = fentry;
+		plan->ops_slot = pfe_opts.ops_slot;
+		plan->label_no = next_label_no++;
+		plan->clobbers = pfe_opts.clobbers;
+	}
+	pfe_kcfi_plan(plan);
 }
 
 /* The plan for FNDECL, computed on first use.  GCC emits one function at a

@@ -6,12 +6,14 @@
 #   - bookworm: dejagnu, libelf-dev, gcc-11/12 with plugin headers, gcc-12-multilib
 #     (alone: the gcc-multilib metapackage would remove the cross compilers),
 #     the aarch64/riscv64 cross compilers with plugin headers, qemu-user, csmith,
-#     uftrace (0.13: entry=5), clang-16 and its compiler-rt (libFuzzer: make fuzz);
+#     uftrace (0.13: entry=5), clang-16 and its compiler-rt (libFuzzer: make fuzz;
+#     Clang 16's kCFI, pfe.kcfi's peer);
 #   - bullseye, pinned to priority 100 so nothing installed from bookworm moves:
 #     gcc-9/10 with plugin headers;
 #   - a Debian sid chroot (debootstrap --variant=minbase) at $PFE_SID_ROOT
-#     holding gcc-13..16 with plugin headers and uftrace (0.19: ENDBR64
-#     before the NOPs too); scripts/sid-run enters it;
+#     holding gcc-13..16 with plugin headers, uftrace (0.19: ENDBR64
+#     before the NOPs too) and sid's clang (riscv64 kCFI, C23); scripts/sid-run
+#     enters it;
 #   - GCC 7.5 for x86_64 and aarch64, built from ../shared/toolchains by
 #     scripts/build-gcc7.sh (15 to 30 minutes each, once);
 #   - the test corpus: sqlite3.c from the npm package better-sqlite3
@@ -88,7 +90,7 @@ install_host() {
 }
 
 sid_pkgs() {
-	printf 'make binutils libc6-dev file uftrace '
+	printf 'make binutils libc6-dev file uftrace clang '
 	for v in $SID_GCCS; do printf 'gcc-%s g++-%s gcc-%s-plugin-dev ' "$v" "$v" "$v"; done
 }
 

@@ -1,0 +1,397 @@
+/* kcfi.c: kCFI (cfi=kcfi): type hashes before entries, checks before
+ * indirect calls, as Clang 16's -fsanitize=kcfi does, on any GCC.
+ *
+ *   the hash     every function that may be called indirectly (address
+ *                taken or visible outside the unit) carries the 32-bit hash
+ *                of its type (kcfi-hash.c) before its entry, spelt by the
+ *                target (arch-hooks/: x86 "__cfi_<name>:" NOPs and
+ *                "movl $hash, %eax", else ".word hash").  Layout clang: the
+ *                hash before the N pre-entry NOPs; fixed: after them, right
+ *                before the entry.  Printed from emit.c's pre area.
+ *   the check    a GIMPLE pass after "optimized" (the last one: what is
+ *                still an indirect call now is one in the code) puts a
+ *                volatile asm before each indirect call through a
+ *                prototyped function type: it loads the word at the
+ *                layout's offset before the target (the pointer is the
+ *                asm's "r" input and the call's operand, one SSA name) and
+ *                traps unless it is the hash of the call's type; the trap
+ *                is recorded in .kcfi_traps where Clang records it.  Calls
+ *                of known functions (direct, __builtin) are not checked,
+ *                nor any call of a function with no_sanitize_kcfi.
+ *   typeids      __kcfi_typeid_<name> = hash for each function declared,
+ *                not defined, here whose address is taken (as Clang: for
+ *                assembler functions called indirectly).
+ *
+ * Debugging: -S shows the preamble and the checks (asm statements: between
+ * #APP and #NO_APP);
+ * -fdump-tree-pfe_kcfi shows the asm statements; PFE_KCFI_DEBUG=1 prints
+ * every mangled type string hashed.
+ */
+#define PFE_NEED_GIMPLE
+#include "pfe.h"
+
+#define PFE_NO_KCFI_ATTR "no_sanitize_kcfi"
+
+static bool layout_fixed(void)
+{
+	return pfe_opts.cfi_layout == PFE_CFI_LAYOUT_FIXED;
+}
+
+/* How many bytes before its entry a function's hash ends, as the checks of
+ * a function padded with PRE_BYTES before its entry expect it (Clang: the
+ * caller's own pre-entry NOPs). */
+static unsigned int hash_offset(unsigned int pre_bytes)
+{
+	return layout_fixed() ? 4 : 4 + pre_bytes;
+}
+
+/* Why PRE_BYTES of NOPs before the entry do not go with cfi=kcfi, or NULL:
+ * the check's load cannot reach that far (aarch64 LDUR: 256 bytes). */
+const char *pfe_kcfi_layout_refused(unsigned int pre_bytes)
+{
+	if (pfe_opts.cfi == PFE_CFI_NONE || !pfe_arch->put_kcfi_hash ||
+	    hash_offset(pre_bytes) <= pfe_arch->kcfi_max_offset)
+		return NULL;
+	return "cfi=kcfi: the hash before that many NOPs is out of the "
+	       "check's reach (use cfi-layout=fixed)";
+}
+
+/* The arguments that do not go with cfi=kcfi: fatal errors naming both. */
+void pfe_kcfi_check_options(void)
+{
+	if (pfe_opts.cfi == PFE_CFI_NONE) {
+		if (pfe_opts.cfi_layout_given)
+			pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi-layout%> without "
+				  "%<-fplugin-arg-pfe-cfi%>");
+		return;
+	}
+	if (!pfe_arch->put_kcfi_hash)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> is not supported "
+			  "for i386 (Clang has kCFI for %s only)", "x86_64");
+	if (strncmp(lang_hooks.name, "GNU C", 5) || lang_hooks.name[5] == '+')
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> is for C, not %s "
+			  "(its types would hash as C types, unlike those of Clang)",
+			  lang_hooks.name);
+	if (pfe_opts.ops_slot)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> and "
+			  "%<-fplugin-arg-pfe-ops-slot%>: the slot must be the 8 "
+			  "bytes right before the entry, and so must the hash "
+			  "(fixed layout) or the NOPs after it (clang layout)");
+}
+
+/* Report that TYPE (part of FNTYPE, the type of WHAT) has no Clang hash. */
+static void report_unhashable(location_t loc, tree bad, tree fntype,
+			      const char *what)
+{
+	error_at(loc, "pfe: cfi=kcfi: no Clang-compatible type hash for %qT "
+		 "(in %qT, %s)", bad, fntype, what);
+}
+
+/* plan.c: the preamble of PLAN's function, and its hash when it may be
+ * called indirectly. */
+void pfe_kcfi_plan(struct pfe_plan *plan)
+{
+	tree bad;
+
+	if (pfe_opts.cfi == PFE_CFI_NONE)
+		return;
+	plan->kcfi = true;
+	plan->kcfi_hashed = pfe_may_be_called_indirectly(plan->decl);
+	/* A pointer to a GNU C nested function that uses its parent's frame
+	 * points at a trampoline, which has no hash: every checked call of
+	 * it would trap.  (Clang has no nested functions.) */
+	if (plan->kcfi_hashed && DECL_STATIC_CHAIN(plan->decl))
+		error_at(DECL_SOURCE_LOCATION(plan->decl), "pfe: cfi=kcfi: the "
+			 "address of nested function %qD is taken: calls through "
+			 "its trampoline would find no type hash and trap",
+			 plan->decl);
+	if (plan->kcfi_hashed &&
+	    !pfe_kcfi_type_hash(TREE_TYPE(plan->decl), &plan->kcfi_hash, &bad))
+		report_unhashable(DECL_SOURCE_LOCATION(plan->decl), bad,
+				  TREE_TYPE(plan->decl), "the type of a function "
+				  "that may be called indirectly");
+}
+
+/* NOPs filling BYTES. */
+static void put_pad(FILE *out, unsigned int bytes)
+{
+	for (unsigned int i = 0; i < bytes / pfe_arch->nop_size; i++)
+		fputs(pfe_arch->nop, out);
+}
+
+/* The function's name, as the assembler sees it. */
+static const char *function_name(tree decl)
+{
+	return targetm.strip_name_encoding(
+		IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
+}
+
+/* __cfi_<name>: with the function's binding (Clang: its linkage only). */
+static void put_cfi_symbol(FILE *out, tree decl)
+{
+	const char *name = function_name(decl);
+
+	if (DECL_WEAK(decl))
+		fprintf(out, "\t.weak\t__cfi_%s\n", name);
+	else if (TREE_PUBLIC(decl))
+		fprintf(out, "\t.globl\t__cfi_%s\n", name);
+	fprintf(out, "\t.type\t__cfi_%s, %s\n__cfi_%s:\n", name,
+		strcmp(pfe_arch->section_type, "@progbits") ? "%function"
+							   : "@function", name);
+}
+
+/* The hash, after PAD bytes of NOPs, labelled __cfi_<name> on x86. */
+static void put_hash(FILE *out, const struct pfe_plan *plan, unsigned int pad)
+{
+	if (pfe_arch->kcfi_symbol)
+		put_cfi_symbol(out, plan->decl);
+	put_pad(out, pad);
+	pfe_arch->put_kcfi_hash(out, plan->kcfi_hash);
+	if (pfe_arch->kcfi_symbol)
+		fprintf(out, "\t.size\t__cfi_%s, .-__cfi_%s\n",
+			function_name(plan->decl), function_name(plan->decl));
+}
+
+/* The NOP bytes that keep the entry aligned after the hash (if any) and
+ * PLAN's pre-entry NOPs, and where Clang has them (x86; the fixed layout
+ * everywhere, for the hash). */
+static unsigned int pad_bytes(const struct pfe_plan *plan)
+{
+	unsigned int align = 1u << pfe_arch->kcfi_align_log2();
+	unsigned int used = plan->pre * pfe_arch->nop_size +
+			    (plan->kcfi_hashed ? pfe_arch->kcfi_hash_size : 0);
+
+	if (!pfe_arch->kcfi_pad && !(plan->kcfi_hashed && layout_fixed()))
+		return 0;
+	return (align - used % align) % align;
+}
+
+/* emit.c, before the pre-entry NOPs: the alignment, then the padding and,
+ * in the clang layout, the hash. */
+void pfe_kcfi_put_before_nops(FILE *out, const struct pfe_plan *plan)
+{
+	if (!plan->kcfi || (!plan->kcfi_hashed && !pfe_arch->kcfi_pad))
+		return;
+	if (pfe_arch->kcfi_align_log2())
+		fprintf(out, "\t.p2align\t%u\n", pfe_arch->kcfi_align_log2());
+	if (plan->kcfi_hashed && !layout_fixed())
+		put_hash(out, plan, pad_bytes(plan));
+	else
+		put_pad(out, pad_bytes(plan));
+}
+
+/* emit.c, after the pre-entry NOPs: the hash in the fixed layout. */
+void pfe_kcfi_put_after_nops(FILE *out, const struct pfe_plan *plan)
+{
+	if (plan->kcfi && plan->kcfi_hashed && layout_fixed())
+		put_hash(out, plan, 0);
+}
+
+/* The .kcfi_traps entry of the trap at .Lkcfi_trap%=: its offset from the
+ * entry, in a section linked to the function's, in its COMDAT group. */
+static void put_trap_record(FILE *out)
+{
+	tree group = DECL_COMDAT_GROUP(current_function_decl);
+
+	fprintf(out, "\t.pushsection\t.kcfi_traps,\"ao%s\",%s,.Lkcfi_trap%%=",
+		group ? "G" : "", pfe_arch->section_type);
+	if (group)
+		fprintf(out, ",%s,comdat", IDENTIFIER_POINTER(group));
+	fprintf(out, "\n.Lkcfi_entry%%=:\n%s.Lkcfi_trap%%=-.Lkcfi_entry%%=\n"
+		"\t.popsection\n", pfe_arch->kcfi_trap_word);
+}
+
+/* The asm template of a check against HASH at OFFSET; free it. */
+static char *check_template(unsigned int hash, unsigned int offset)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out)
+		pfe_fatal("pfe: out of memory");
+	pfe_arch->put_kcfi_check(out, hash, offset);
+	if (pfe_arch->kcfi_trap_word)
+		put_trap_record(out);
+	fputs(".Lkcfi_pass%=:", out);
+	fclose(out);
+	/* GCC prints a tab before the template: the first line has its own. */
+	if (text[0] == '\t')
+		memmove(text, text + 1, strlen(text));
+	return text;
+}
+
+static tree string_tree(const char *s)
+{
+	return build_string(strlen(s) + 1, s);
+}
+
+/* Before CALL (at GSI): the check of its target against HASH, the target
+ * in one SSA name that the asm reads and the call calls. */
+static void insert_check(gimple_stmt_iterator *gsi, pfe_gimple call,
+			 unsigned int hash, unsigned int offset)
+{
+	tree fn = gimple_call_fn(call);
+	vec<tree, va_gc> *inputs = NULL, *clobbers = NULL;
+
+	if (TREE_CODE(fn) != SSA_NAME) {
+		tree tmp = make_ssa_name(TREE_TYPE(fn), NULL);
+		gsi_insert_before(gsi, gimple_build_assign(tmp, fn), GSI_SAME_STMT);
+		pfe_call_set_fn(call, tmp);
+		update_stmt(call);
+		fn = tmp;
+	}
+	vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE,
+							      string_tree("r")), fn));
+	for (const char *const *reg = pfe_arch->kcfi_clobbers; *reg; reg++)
+		vec_safe_push(clobbers, build_tree_list(NULL_TREE, string_tree(*reg)));
+	char *text = check_template(hash, offset);
+	pfe_gimple check = pfe_build_volatile_asm(text, inputs, clobbers);
+	free(text);
+	gimple_set_location(check, gimple_location(call));
+	gsi_insert_before(gsi, check, GSI_SAME_STMT);
+	update_stmt(check);
+}
+
+/* An indirect call Clang checks: not of a known function, nor internal,
+ * through a prototyped function type (Clang checks no call of an
+ * unprototyped one, int (*)()). */
+static bool is_checked_call(pfe_gimple stmt)
+{
+	tree fntype;
+
+	if (!is_gimple_call(stmt) || gimple_call_internal_p(stmt) ||
+	    gimple_call_fndecl(stmt))
+		return false;
+	fntype = gimple_call_fntype(stmt);
+	return fntype && (TYPE_ARG_TYPES(fntype) ||
+			  pfe_no_named_args_stdarg_p(fntype));
+}
+
+static unsigned int kcfi_checks_execute(void)
+{
+	const struct pfe_plan *plan = pfe_plan_for(current_function_decl);
+	unsigned int offset = hash_offset(plan->pre * pfe_arch->nop_size);
+	basic_block bb;
+
+	if (lookup_attribute(PFE_NO_KCFI_ATTR,
+			     DECL_ATTRIBUTES(current_function_decl)))
+		return 0;
+	FOR_EACH_BB_FN(bb, cfun) {
+		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+		     gsi_next(&gsi)) {
+			pfe_gimple stmt = gsi_stmt(gsi);
+			unsigned int hash;
+			tree bad;
+
+			if (!is_checked_call(stmt))
+				continue;
+			if (!pfe_kcfi_type_hash(gimple_call_fntype(stmt), &hash, &bad))
+				report_unhashable(gimple_location(stmt), bad,
+						  gimple_call_fntype(stmt),
+						  "an indirect call's type");
+			else
+				insert_check(&gsi, stmt, hash, offset);
+		}
+	}
+	return 0;
+}
+
+static const pass_data kcfi_pass_data = {
+	GIMPLE_PASS, "pfe_kcfi", OPTGROUP_NONE, PFE_PASS_DATA_GATE_EXECUTE
+	TV_NONE, PROP_ssa, 0, 0, 0, 0
+};
+
+class pfe_kcfi_pass : public gimple_opt_pass {
+public:
+	pfe_kcfi_pass() : gimple_opt_pass(kcfi_pass_data, g) {}
+	unsigned int execute(PFE_PASS_ARGS) { return kcfi_checks_execute(); }
+};
+
+/* The symbol Clang gives an extern function whose address is taken:
+ * assembler code defining it reads its expected hash from there. */
+static void put_typeid(FILE *out, tree decl)
+{
+	const char *name = function_name(decl);
+	unsigned int hash;
+	tree bad;
+
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			 "0123456789_.") != strlen(name) ||
+	    !pfe_kcfi_type_hash(TREE_TYPE(decl), &hash, &bad))
+		return;
+	fprintf(out, "\t.weak\t__kcfi_typeid_%s\n\t.set\t__kcfi_typeid_%s, %u\n",
+		name, name, hash);
+}
+
+/* PLUGIN_FINISH_UNIT: the typeids, before the target ends the file. */
+static void kcfi_finish_unit(void *event_data, void *data)
+{
+	cgraph_node *node;
+
+	(void)event_data;
+	(void)data;
+	if (pfe_opts.cfi == PFE_CFI_NONE || !asm_out_file || seen_error())
+		return;
+	FOR_EACH_FUNCTION(node)
+		if (!node->definition && node->address_taken)
+			put_typeid(asm_out_file, node->decl);
+}
+
+/* PLUGIN_FINISH_DECL: typedefs that name anonymous tags. */
+static void kcfi_finish_decl(void *event_data, void *data)
+{
+	(void)data;
+	if (pfe_opts.cfi != PFE_CFI_NONE)
+		pfe_kcfi_note_typedef((tree)event_data);
+}
+
+/* no_sanitize_kcfi: the function's indirect calls are not checked (its
+ * own hash stays).  GCC 8+'s no_sanitize("kcfi") only warns that it does
+ * not know kcfi; this name is free on every GCC.  Such a function is not
+ * inlined: its calls would be checked in its caller. */
+static tree handle_no_kcfi_attribute(tree *node, tree name, tree args,
+				     int flags, bool *no_add_attrs)
+{
+	(void)args;
+	(void)flags;
+	if (TREE_CODE(*node) != FUNCTION_DECL) {
+		warning(OPT_Wattributes, "%qE attribute applies only to functions",
+			name);
+		*no_add_attrs = true;
+		return NULL_TREE;
+	}
+	DECL_UNINLINABLE(*node) = 1;
+	return NULL_TREE;
+}
+
+static struct attribute_spec no_kcfi_attribute_spec =
+	PFE_ATTRIBUTE_SPEC(PFE_NO_KCFI_ATTR, 0, 0, handle_no_kcfi_attribute);
+
+static void kcfi_register_attribute(void *event_data, void *data)
+{
+	(void)event_data;
+	(void)data;
+	if (!lookup_attribute_spec(get_identifier(PFE_NO_KCFI_ATTR)))
+		register_attribute(&no_kcfi_attribute_spec);
+}
+
+/* The pass, when cfi= is given (the plugin arguments are parsed by now),
+ * and the events. */
+void pfe_kcfi_register(const char *plugin_name)
+{
+	register_callback(plugin_name, PLUGIN_ATTRIBUTES,
+			  kcfi_register_attribute, NULL);
+	if (pfe_opts.cfi == PFE_CFI_NONE)
+		return;
+
+	struct register_pass_info info;
+
+	info.pass = new pfe_kcfi_pass();
+	info.reference_pass_name = "optimized";
+	info.ref_pass_instance_number = 1;
+	info.pos_op = PASS_POS_INSERT_AFTER;
+	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
+	register_callback(plugin_name, PLUGIN_FINISH_DECL, kcfi_finish_decl, NULL);
+	register_callback(plugin_name, PLUGIN_FINISH_UNIT, kcfi_finish_unit, NULL);
+}
