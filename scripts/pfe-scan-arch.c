@@ -291,19 +291,22 @@ static const uint8_t riscv_nop_call[] = { 0x13, 0x00, 0x00, 0x00, 0x13, 0x00, 0x
 
 #define NOP_CALL(bytes, units) bytes, sizeof bytes, units
 
+/* The last fields: kCFI (Clang has none on i386), and what holds the hash:
+ * x86_64's `movl $HASH, %eax` (b8), else a `.word`. */
+
 static const struct arch arches[] = {
 	{ EM_X86_64, ELFCLASS64, 1, R_X86_64_64, R_X86_64_RELATIVE,
 	  x86_nop, x86_landing_pad, x86_64_call, x86_64_push, x86_64_plt_slot,
-	  NOP_CALL(x86_nop_call, 5), 0 },
+	  NOP_CALL(x86_nop_call, 5), 0, true, 0xb8, 1 },
 	{ EM_386, ELFCLASS32, 1, R_386_32, R_386_RELATIVE,
 	  x86_nop, x86_landing_pad, x86_call, x86_push, NULL,
-	  NOP_CALL(x86_nop_call, 5), 0 },
+	  NOP_CALL(x86_nop_call, 5), 0, false, 0, 0 },
 	{ EM_AARCH64, ELFCLASS64, 4, R_AARCH64_ABS64, R_AARCH64_RELATIVE,
 	  aarch64_nop, aarch64_landing_pad, aarch64_call, NULL, aarch64_plt_slot,
-	  NOP_CALL(aarch64_nop_call, 2), 0 },
+	  NOP_CALL(aarch64_nop_call, 2), 0, true, 0, 0 },
 	{ EM_RISCV, ELFCLASS64, 2, R_RISCV_64, R_RISCV_RELATIVE,
 	  riscv_nop, riscv_landing_pad, riscv_call, NULL, riscv_plt_slot,
-	  NOP_CALL(riscv_nop_call, 2), R_RISCV_ALIGN },
+	  NOP_CALL(riscv_nop_call, 2), R_RISCV_ALIGN, true, 0, 0 },
 };
 
 const struct arch *arch_find(unsigned machine, unsigned elfclass)

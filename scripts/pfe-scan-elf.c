@@ -815,3 +815,39 @@ size_t read_records(struct image *img, size_t rs, struct record **out)
 			resolve_linked_record(img, &(*out)[i]);
 	return n;
 }
+
+static int compare_named_values(const void *pa, const void *pb)
+{
+	const struct named_value *a = pa, *b = pb;
+
+	return strcmp(a->name, b->name);
+}
+
+/* The absolute (SHN_ABS) symbols of the symbol table whose names start
+ * with PREFIX, the prefix taken off, sorted by name: Clang's and pfe's
+ * __kcfi_typeid_<name> are such symbols. */
+size_t absolute_symbols(struct image *img, const char *prefix, struct named_value **out)
+{
+	size_t len = strlen(prefix), n = 0, count;
+	Elf_Data *d;
+
+	*out = NULL;
+	if (!img->symtab)
+		return 0;
+	d = section_data(img, img->symtab);
+	count = entry_count(img, d, ELF_T_SYM);
+	*out = scan_alloc(img, count, sizeof **out);
+	for (size_t i = 1; i < count; i++) {
+		GElf_Sym sym;
+		const char *name;
+
+		get_symbol(img, img->symtab, i, &sym);
+		if (sym.st_shndx != SHN_ABS || GELF_ST_TYPE(sym.st_info) == STT_SECTION)
+			continue;
+		name = symbol_name(img, &sym);
+		if (!strncmp(name, prefix, len))
+			(*out)[n++] = (struct named_value){ name + len, sym.st_value };
+	}
+	qsort(*out, n, sizeof **out, compare_named_values);
+	return n;
+}

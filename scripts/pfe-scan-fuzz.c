@@ -3,8 +3,9 @@
  *
  * Each input is read as an ELF file from memory and put through what every
  * subcommand does to a file: list (entry and call-site records, with the
- * ops slot), verify (--all; and with every entry mode: fentry, its NOP
- * form, the ops slot), collect (records and calls to the first function),
+ * ops slot and the kCFI hash), verify (--all; and with every entry mode:
+ * fentry, its NOP form, the ops slot; the kCFI hash in both layouts, where
+ * the target has kCFI: else verify --cfi fails the input), collect (records and calls to the first function),
  * and sort (in memory; nothing is written).  Bad input must end in
  * scan_fail()'s longjmp, never in a crash or a leak.
  * Run: build/pfe-scan-fuzz -max_total_time=60 CORPUS_DIR SEED_DIR
@@ -37,8 +38,10 @@ static void exercise(struct image *img, FILE *sink)
 	struct verify_opts modes = { .have_entry = true, .m = 4, .n = 2, .section = RECORDS,
 				     .fentry = true, .fentry_sym = FENTRY,
 				     .call_section = CALL_RECORDS, .ops_slot = true };
-	struct list_opts l = { .section = RECORDS, .json = true, .ops_slot = true };
-	struct list_opts calls = { .section = CALL_RECORDS, .ops_slot = true };
+	struct verify_opts cfi = { .have_entry = true, .m = 4, .n = 2, .section = RECORDS,
+				   .cfi = CFI_CLANG };
+	struct list_opts l = { .section = RECORDS, .json = true, .ops_slot = true, .cfi = true };
+	struct list_opts calls = { .section = CALL_RECORDS, .ops_slot = true, .cfi = true };
 	uint64_t *addrs;
 	size_t nrecords;
 
@@ -50,6 +53,12 @@ static void exercise(struct image *img, FILE *sink)
 	modes.have_entry = false;
 	modes.ops_sym = FENTRY;
 	verify_image(img, &modes, sink);
+	if (img->arch->kcfi) {	/* verify --cfi on i386 is bad input: scan_fail */
+		verify_image(img, &cfi, sink);
+		cfi.cfi = CFI_FIXED;
+		cfi.all = true;
+		verify_image(img, &cfi, sink);
+	}
 	if (!img->relocatable)
 		collect_addresses(img, NULL, RECORDS, &addrs);
 	sort_image(img, RECORDS, &nrecords);

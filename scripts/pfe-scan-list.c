@@ -2,7 +2,7 @@
  * each record points at, or check a file against the layout it should
  * have: M,N entry NOPs (--entry), the entry call after them and its
  * call-site records (--fentry), the 8-byte ops slot before each entry
- * (--ops-slot).
+ * (--ops-slot), the kCFI type hash before it (--cfi, pfe-scan-cfi.c).
  *
  * Both read the records (pfe-scan-elf.c) and what sits at each
  * (pfe-scan-site.c); verify prints each problem as FUNCTION+0xOFFSET: WHAT.
@@ -64,6 +64,19 @@ static void print_json_slot(struct image *img, const struct site *site, FILE *ou
 		slot.room && slot.aligned ? 1 : 0);
 }
 
+/* --cfi's keys: the hash as a number (-1: none) and its address (0: none). */
+static void print_json_cfi(struct image *img, const struct site *site, FILE *out)
+{
+	struct cfi_hash h;
+
+	site_cfi_hash(img, site, &h);
+	if (h.found)
+		fprintf(out, ",\"cfi\":%lu,\"cfi_at\":%llu", (unsigned long)h.value,
+			(unsigned long long)location_addr(img, h.at));
+	else
+		fputs(",\"cfi\":-1,\"cfi_at\":0", out);
+}
+
 static void print_json(struct image *img, const struct list_opts *opts, const struct record *rec,
 		       const struct site *site, FILE *out)
 {
@@ -90,6 +103,8 @@ static void print_json(struct image *img, const struct list_opts *opts, const st
 		(unsigned long long)(site->call ? location_addr(img, site->call_at) : 0));
 	if (opts->ops_slot)
 		print_json_slot(img, site, out);
+	if (opts->cfi)
+		print_json_cfi(img, site, out);
 	fputs("}\n", out);
 }
 
@@ -115,6 +130,15 @@ static void print_text(struct image *img, const struct list_opts *opts, const st
 
 		describe_slot(img, site->func, &slot);
 		fprintf(out, " slot=%s", slot_summary(img, &slot));
+	}
+	if (opts->cfi) {
+		struct cfi_hash h;
+
+		site_cfi_hash(img, site, &h);
+		if (h.found)
+			fprintf(out, " cfi=0x%08lx", (unsigned long)h.value);
+		else
+			fputs(" cfi=none", out);
 	}
 	putc('\n', out);
 }
@@ -276,8 +300,10 @@ static unsigned check_entry_records(struct image *img, const struct verify_opts 
 				continue;
 			}
 			describe_site(img, &recs[r], &site);
-			if (site.func && !site.in_body)
+			if (site.func && !site.in_body) {
+				st->has_record[site.func - img->funcs] = true;
 				st->entry_pre[site.func - img->funcs] = site.pre;
+			}
 		}
 	}
 	return p;
@@ -438,7 +464,8 @@ static bool is_cold_part(const char *name)
 
 static bool excluded(const struct verify_opts *opts, const char *name)
 {
-	if (is_cold_part(name))
+	/* kCFI's __cfi_FOO (x86_64) is FOO's preamble, before its patch area. */
+	if (is_cold_part(name) || is_cfi_preamble(name))
 		return true;
 	for (size_t i = 0; i < opts->nexclude; i++)
 		if (!strcmp(opts->exclude[i], name))
@@ -495,6 +522,73 @@ static unsigned check_functions(struct image *img, const struct verify_opts *opt
 	return p;
 }
 
+/* Is F one verify --cfi checks: a function with a __cfi_ preamble symbol
+ * (x86_64) or an entry record (aarch64, riscv: their hash has no symbol),
+ * or with --all any function with code? */
+static bool wants_cfi(struct image *img, const struct verify_opts *opts,
+		      const struct verify_state *st, const struct func *f)
+{
+	if (canonical_func(img, f) != f || excluded(opts, f->name))
+		return false;
+	if (opts->all && wants_record(img, opts, f))
+		return true;
+	if (img->arch->kcfi_opcode_len)
+		return has_cfi_preamble(img, f);
+	return st->has_record[f - img->funcs];
+}
+
+/* F's kCFI hash where --cfi's layout puts it (GAP: the bytes between it
+ * and the entry, the N pre-entry NOP bytes its entry record counts in the
+ * clang layout, none in the fixed one); where the other layout would put
+ * it, if it is there instead; and equal to __kcfi_typeid_F if the file has
+ * that symbol (x86_64: masked as Clang does). */
+static unsigned check_cfi(struct image *img, const struct verify_opts *opts,
+			  const struct verify_state *st, const struct func *f, FILE *out)
+{
+	uint64_t pre = st->has_record[f - img->funcs] ? st->entry_pre[f - img->funcs] : 0;
+	bool fixed = opts->cfi == CFI_FIXED;
+	uint64_t gap = fixed ? 0 : pre, other = fixed ? pre : 0;
+	struct cfi_hash h;
+	uint32_t typeid;
+
+	if (!cfi_hash_before(img, f, gap, &h)) {
+		if (other != gap && cfi_hash_before(img, f, other, &h))
+			return problem(out, f->name, 0, "kCFI hash 0x%08lx %llu bytes before the "
+				       "entry, where the %s layout puts it; the %s layout wants it "
+				       "%llu bytes before", (unsigned long)h.value,
+				       (unsigned long long)(other + 4),
+				       cfi_layout_name(fixed ? CFI_CLANG : CFI_FIXED),
+				       cfi_layout_name(opts->cfi), (unsigned long long)(gap + 4));
+		return problem(out, f->name, 0, "no kCFI hash %llu bytes before the entry (%s layout)",
+			       (unsigned long long)(gap + 4), cfi_layout_name(opts->cfi));
+	}
+	if (kcfi_typeid(img, f->name, &typeid) && h.value != kcfi_masked(img, typeid))
+		return problem(out, f->name, 0, "kCFI hash 0x%08lx, but __kcfi_typeid_%s is 0x%08lx",
+			       (unsigned long)h.value, f->name, (unsigned long)typeid);
+	return 0;
+}
+
+/* --cfi: each function wants_cfi() names has its hash; a file where it
+ * names none is a problem too (no kCFI at all, or nothing to find it by). */
+static unsigned check_cfi_functions(struct image *img, const struct verify_opts *opts,
+				    const struct verify_state *st, FILE *out)
+{
+	unsigned p = 0;
+	size_t checked = 0;
+
+	for (size_t i = 0; i < img->nfuncs; i++) {
+		if (!wants_cfi(img, opts, st, &img->funcs[i]))
+			continue;
+		checked++;
+		p += check_cfi(img, opts, st, &img->funcs[i], out);
+	}
+	if (!checked)
+		p += problem(out, img->path, 0, "no function to check for a kCFI hash (%s; --all "
+			     "checks every function)", img->arch->kcfi_opcode_len ?
+			     "no __cfi_ preamble symbol" : "no entry record");
+	return p;
+}
+
 /* In a linked file the symbols are compared by address, when defined
  * there (a shared object may only import the fentry symbol). */
 static void find_symbol(struct image *img, const char *sym, bool *known, uint64_t *addr)
@@ -513,17 +607,23 @@ unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *o
 	};
 	unsigned p = 0;
 
+	/* Before any other check prints a problem: this is bad usage. */
+	if (opts->cfi && !img->arch->kcfi)
+		scan_fail(img, "no kCFI on this target (machine %u): Clang has none on i386",
+			  img->arch->machine);
 	if (opts->fentry && !opts->fentry_nop)
 		find_symbol(img, opts->fentry_sym, &st.sym_known, &st.sym_addr);
 	if (opts->ops_slot)
 		find_symbol(img, opts->ops_sym, &st.ops_sym_known, &st.ops_sym_addr);
 	if (opts->fentry)
 		p += check_call_records(img, opts, &st, out);
-	if (opts->have_entry || opts->ops_slot)
+	if (opts->have_entry || opts->ops_slot || opts->cfi)
 		p += check_entry_records(img, opts, &st, !opts->have_entry, out);
 	if (opts->all && opts->have_entry && opts->m)
 		p += check_all_recorded(img, opts, st.has_record, out);
 	if (opts->fentry || opts->ops_slot)
 		p += check_functions(img, opts, &st, out);
+	if (opts->cfi)
+		p += check_cfi_functions(img, opts, &st, out);
 	return p;
 }

@@ -95,7 +95,9 @@ static const struct func *function_behind_pad(struct image *img, struct location
 	return NULL;
 }
 
-/* The function reached from LOC over NOPs only, or NULL. */
+/* The function reached from LOC over NOPs only, or NULL; or over NOPs and
+ * then the kCFI hash of the `fixed` layout (x86_64: its __cfi_ preamble
+ * symbol is no function entry to stop at). */
 static const struct func *function_after_nops(struct image *img, struct location loc,
 					      struct site *site)
 {
@@ -106,7 +108,9 @@ static const struct func *function_after_nops(struct image *img, struct location
 	unsigned u;
 	size_t len;
 
-	while (!(f = func_at(img, (struct location){ loc.sec, off }))) {
+	while (!(f = func_at(img, (struct location){ loc.sec, off })) || is_cfi_preamble(f->name)) {
+		if ((site->cfi_between = cfi_hash_between(img, (struct location){ loc.sec, off }, &f)))
+			break;
 		if (off >= size || !(len = img->arch->nop(b + off, size - off, &u)))
 			return NULL;
 		off += len;

@@ -2,9 +2,10 @@
  * collects and sorts patchable-function-entry records (see pfe-scan.md for
  * usage and pfe-scan.h for how the other files divide the work).
  *
- *   pfe-scan list [--json] [--section=NAME] [--ops-slot] FILE...
+ *   pfe-scan list [--json] [--section=NAME] [--ops-slot] [--cfi] FILE...
  *   pfe-scan verify FILE [--entry=M[,N]] [--section=NAME] [--fentry[=SYM]] [--fentry-nop]
- *                   [--call-section=NAME] [--ops-slot[=SYM]] [--all] [--exclude=SYMBOL]...
+ *                   [--call-section=NAME] [--ops-slot[=SYM]] [--cfi=clang|fixed]
+ *                   [--all] [--exclude=SYMBOL]...
  *   pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]
  *   pfe-scan sort [--section=NAME] FILE
  *
@@ -31,15 +32,17 @@ struct options {
 	const char *output;
 	const char *symbol;
 	bool json;
+	bool list_cfi;		/* list --cfi (verify's is --cfi=LAYOUT) */
 	struct verify_opts verify;
 };
 
 static _Noreturn void usage(const char *why)
 {
 	fprintf(stderr, "pfe-scan: %s\n"
-		"usage: pfe-scan list [--json] [--section=NAME] [--ops-slot] FILE...\n"
+		"usage: pfe-scan list [--json] [--section=NAME] [--ops-slot] [--cfi] FILE...\n"
 		"       pfe-scan verify FILE [--entry=M[,N]] [--section=NAME] [--fentry[=SYM]] [--fentry-nop]\n"
-		"                       [--call-section=NAME] [--ops-slot[=SYM]] [--all] [--exclude=SYMBOL]...\n"
+		"                       [--call-section=NAME] [--ops-slot[=SYM]] [--cfi=clang|fixed]\n"
+		"                       [--all] [--exclude=SYMBOL]...\n"
 		"       pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]\n"
 		"       pfe-scan sort [--section=NAME] FILE\n", why);
 	exit(2);
@@ -82,6 +85,16 @@ static bool optional_value(const char *arg, const char *name, const char **value
 	return *value || !strcmp(arg, name);
 }
 
+/* --cfi=LAYOUT: where verify wants the kCFI hash. */
+static enum cfi_layout parse_cfi_layout(const char *s)
+{
+	if (!strcmp(s, "clang"))
+		return CFI_CLANG;
+	if (!strcmp(s, "fixed"))
+		return CFI_FIXED;
+	usage("--cfi wants clang or fixed");
+}
+
 /* The entry-mode options of verify (--ops-slot also of list). */
 static bool parse_mode_option(struct verify_opts *v, const char *a)
 {
@@ -97,6 +110,8 @@ static bool parse_mode_option(struct verify_opts *v, const char *a)
 	} else if (optional_value(a, "--ops-slot", &value)) {
 		v->ops_slot = true;
 		v->ops_sym = value;
+	} else if ((value = value_of(a, "--cfi"))) {
+		v->cfi = parse_cfi_layout(value);
 	} else {
 		return false;
 	}
@@ -109,6 +124,8 @@ static void parse_option(struct options *o, char **argv, int *i)
 
 	if (!strcmp(a, "--json"))
 		o->json = true;
+	else if (!strcmp(a, "--cfi"))
+		o->list_cfi = true;
 	else if (!strcmp(a, "--all"))
 		o->verify.all = true;
 	else if (parse_mode_option(&o->verify, a))
@@ -154,16 +171,30 @@ static void parse_args(struct options *o, int argc, char **argv)
 		o->verify.fentry_sym = DEFAULT_FENTRY;
 }
 
+/* list shows the hash wherever it is (--cfi); verify checks it where a
+ * layout puts it (--cfi=LAYOUT).  Either elsewhere is a mistake to say. */
+static void check_cfi_args(const struct options *o)
+{
+	bool list = !strcmp(o->cmd, "list"), verify = !strcmp(o->cmd, "verify");
+
+	if (o->list_cfi && !list)
+		usage(verify ? "verify wants --cfi=clang or --cfi=fixed" : "--cfi is for list and verify");
+	if (o->verify.cfi && !verify)
+		usage(list ? "list takes --cfi without a layout" : "--cfi= is for verify");
+}
+
 static void check_args(const struct options *o)
 {
 	if (!o->nfiles)
 		usage("no FILE");
+	check_cfi_args(o);
 	if (!strcmp(o->cmd, "list"))
 		return;
 	if (o->nfiles > 1)
 		usage("one FILE only");
-	if (!strcmp(o->cmd, "verify") && !o->verify.have_entry && !o->verify.fentry)
-		usage("verify needs --entry=M,N or --fentry");
+	if (!strcmp(o->cmd, "verify") && !o->verify.have_entry && !o->verify.fentry &&
+	    !o->verify.cfi)
+		usage("verify needs --entry=M,N, --fentry or --cfi=LAYOUT");
 	else if (!strcmp(o->cmd, "collect") && !o->output)
 		usage("collect needs -o TABLE.o");
 	else if (strcmp(o->cmd, "verify") && strcmp(o->cmd, "collect") && strcmp(o->cmd, "sort"))
@@ -173,7 +204,8 @@ static void check_args(const struct options *o)
 static int run_command(const struct options *o, struct image *img, bool name_file)
 {
 	if (!strcmp(o->cmd, "list")) {
-		struct list_opts l = { o->section, o->json, name_file, o->verify.ops_slot };
+		struct list_opts l = { o->section, o->json, name_file, o->verify.ops_slot,
+				       o->list_cfi };
 
 		list_image(img, &l, stdout);
 	} else if (!strcmp(o->cmd, "verify")) {

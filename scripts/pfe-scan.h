@@ -7,8 +7,10 @@
  *   pfe-scan-site.c     what sits at a record: function, pre/post NOPs, kind,
  *                       the entry call after the NOPs, the ops slot before
  *   pfe-scan.c          main: options, one file at a time
+ *   pfe-scan-cfi.c      the kCFI type hash before an entry (list --cfi,
+ *                       verify --cfi) and the __kcfi_typeid_ symbols
  *   pfe-scan-list.c     `list` and `verify` (entry records, the fentry call
- *                       and its records, the ops slot)
+ *                       and its records, the ops slot, the kCFI hash)
  *   pfe-scan-collect.c  `collect`: the post-link address table object
  *   pfe-scan-sort.c     `sort`: sort and zero records in place
  *   pfe-scan-fuzz.c     libFuzzer entry point (make fuzz)
@@ -64,6 +66,12 @@ struct arch {
 	/* Relocation type of code alignment the linker still has to do
 	 * (R_RISCV_ALIGN: padding it trims), or 0. */
 	unsigned align_reloc;
+	/* kCFI: whether the target has it (not i386), and the opcode of the
+	 * instruction whose immediate is the hash (x86_64 `movl $HASH, %eax`,
+	 * b8, kcfi_opcode_len 1; 0: a plain `.word HASH`). */
+	bool kcfi;
+	uint8_t kcfi_opcode;
+	unsigned kcfi_opcode_len;
 };
 
 const struct arch *arch_find(unsigned machine, unsigned elfclass);
@@ -124,6 +132,12 @@ struct record {
 
 struct arena;
 
+/* A symbol's name (a prefix taken off) and value: the __kcfi_typeid_ table. */
+struct named_value {
+	const char *name;
+	uint64_t value;
+};
+
 struct image {
 	const char *path;
 	Elf *elf;
@@ -141,6 +155,12 @@ struct image {
 	struct dyn_reloc *dyn_relocs; /* by address, loaded on first use */
 	size_t ndyn_relocs;
 	bool dyn_relocs_loaded;
+	struct named_value *typeids;  /* __kcfi_typeid_<name>, by name, loaded on first use */
+	size_t ntypeids;
+	bool typeids_loaded;
+	const struct func **preambles; /* __cfi_<name> functions by <name>, on first use */
+	size_t npreambles;
+	bool preambles_loaded;
 	struct arena *arena;
 	jmp_buf *on_error;       /* where scan_fail() goes */
 	char error[256];         /* scan_fail()'s message */
@@ -171,6 +191,7 @@ const struct func *func_containing(const struct image *img, struct location loc)
 uint64_t next_func_off(const struct image *img, const struct func *f);
 bool find_symbol_addr(struct image *img, const char *name, uint64_t *addr);
 size_t record_sections(struct image *img, const char *name, size_t **out);
+size_t absolute_symbols(struct image *img, const char *prefix, struct named_value **out);
 size_t read_records(struct image *img, size_t rec_sec, struct record **out);
 
 /* A relocation that applies to a record slot. */
@@ -209,6 +230,9 @@ struct site {
 	/* A record past the landing pad and the NOPs after it (an fentry
 	 * call-site record): post counts the NOPs from the record on. */
 	bool in_body;
+	/* Bytes of a kCFI hash (the `fixed` layout's) between the pre NOPs
+	 * and the entry, not counted in pre; 0 if none. */
+	uint64_t cfi_between;
 	/* The call that follows the post NOPs and register pushes, if any. */
 	const char *call;         /* what it calls (symbol, function or 0x...), or NULL */
 	struct call_dest call_dest;
@@ -241,12 +265,32 @@ bool find_nop_call(struct image *img, const struct func *f, const struct locatio
 void describe_slot(struct image *img, const struct func *f, struct ops_slot *slot);
 const char *slot_text(struct image *img, const struct ops_slot *slot);
 
+/* pfe-scan-cfi.c */
+enum cfi_layout { CFI_NONE, CFI_CLANG, CFI_FIXED };
+
+/* A kCFI type hash found before a function's entry. */
+struct cfi_hash {
+	bool found;
+	uint32_t value;
+	struct location at;       /* its 4 bytes (x86_64: after the b8 opcode) */
+};
+
+bool is_cfi_preamble(const char *name);
+const char *cfi_layout_name(enum cfi_layout layout);
+uint64_t cfi_hash_between(struct image *img, struct location loc, const struct func **f);
+bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, struct cfi_hash *out);
+void site_cfi_hash(struct image *img, const struct site *site, struct cfi_hash *out);
+bool has_cfi_preamble(struct image *img, const struct func *f);
+bool kcfi_typeid(struct image *img, const char *name, uint32_t *value);
+uint32_t kcfi_masked(const struct image *img, uint32_t typeid);
+
 /* pfe-scan-list.c */
 struct list_opts {
 	const char *section;     /* record section */
 	bool json;
 	bool name_file;          /* start each line with the file's name */
 	bool ops_slot;           /* show the 8 bytes before each entry */
+	bool cfi;                /* show the kCFI hash before each entry */
 };
 
 struct verify_opts {
@@ -262,6 +306,7 @@ struct verify_opts {
 	const char *call_section;/* where the call-site records are */
 	bool ops_slot;           /* --ops-slot[=SYM] */
 	const char *ops_sym;     /* what the slot holds; NULL: 0 or the NOPs */
+	enum cfi_layout cfi;     /* --cfi=clang|fixed: where the kCFI hash must be */
 };
 void list_image(struct image *img, const struct list_opts *opts, FILE *out);
 unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *out);

@@ -16,7 +16,7 @@ FUZZ_RUNS ?= -1
 FUZZ_SEED_CCS ?= gcc gcc@-m32 aarch64-linux-gnu-gcc-12 riscv64-linux-gnu-gcc-12
 
 SCAN_LIB_SRCS := scripts/pfe-scan-elf.c scripts/pfe-scan-arch.c scripts/pfe-scan-site.c \
-	scripts/pfe-scan-list.c scripts/pfe-scan-collect.c scripts/pfe-scan-sort.c
+	scripts/pfe-scan-cfi.c scripts/pfe-scan-list.c scripts/pfe-scan-collect.c scripts/pfe-scan-sort.c
 SCAN_HDRS := scripts/pfe-scan.h
 
 build/pfe-scan: scripts/pfe-scan.c $(SCAN_LIB_SRCS) $(SCAN_HDRS)
@@ -29,7 +29,8 @@ build/pfe-scan-fuzz: scripts/pfe-scan-fuzz.c $(SCAN_LIB_SRCS) $(SCAN_HDRS)
 		-fno-sanitize-recover=undefined -o $@ scripts/pfe-scan-fuzz.c $(SCAN_LIB_SRCS) -lelf
 
 # Seeds: objects, a shared object (RELATIVE relocations) and a static
-# executable per compiler, from the testsuite's C source.
+# executable per compiler, from the testsuite's C source; Clang's kCFI
+# objects (hashes before the entries).
 build/fuzz-seeds/.stamp: testsuite/pfe.scan/scan-basic.c
 	@mkdir -p build/fuzz-seeds build/fuzz-corpus
 	@for cc in $(FUZZ_SEED_CCS); do \
@@ -37,6 +38,10 @@ build/fuzz-seeds/.stamp: testsuite/pfe.scan/scan-basic.c
 		$$c -O2 -fpatchable-function-entry=3,1 -c $< -o build/fuzz-seeds/$$n.o 2>/dev/null || continue; \
 		$$c -O2 -fpatchable-function-entry=2 -fPIC -shared -nostdlib $< -o build/fuzz-seeds/$$n.so 2>/dev/null; \
 		$$c -O2 -fpatchable-function-entry=2 -static -nostdlib -Wl,-e,0 $< -o build/fuzz-seeds/$$n.x 2>/dev/null; \
+	done; true
+	@for t in x86_64-linux-gnu aarch64-linux-gnu; do \
+		$(FUZZ_CC) --target=$$t -O2 -fsanitize=kcfi -fpatchable-function-entry=4,2 -c $< \
+			-o build/fuzz-seeds/kcfi_$$t.o 2>/dev/null; \
 	done; true
 	@touch $@
 
