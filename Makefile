@@ -96,9 +96,15 @@ check-mutants: deps
 check-gcc: deps
 	sh scripts/check-gcc.sh
 
+# The arm64 kernel twice: GCC 12 with CC_FLAGS_FTRACE set to the plugin, and
+# GCC 7.5 through pfe-cc with Kbuild unmodified.
+GCC7_AARCH64 := /var/lib/pfe/gcc-7/bin/aarch64-linux-gnu-gcc-7
 check-kernel:
 	sh scripts/install-deps.sh kernel
+	sh scripts/install-deps.sh toolchains
 	sh scripts/check-kernel.sh
+	KERNEL_CC=$(GCC7_AARCH64) NATIVE_CC=aarch64-linux-gnu-gcc KERNEL_PFE=wrapper \
+		sh scripts/check-kernel.sh
 
 bench: deps all build/pfe-scan
 	sh scripts/bench.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so
