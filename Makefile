@@ -8,7 +8,11 @@
 #   make check                   install deps, run the DejaGnu matrix
 #   make check-mutants           the suite catches every bug of testsuite/mutants
 #   make check-kernel            an arm64 kernel built with pfe boots and traces
-#   make bench                   compile-time ratios (sqlite3.c)
+#   make bench                   compile-time ratios (sqlite3.c); libpfe
+#                                against LLVM XRay (scripts/bench-runtime.sh)
+#   make runtime [CC=...]        build/<CC>-runtime/libpfe.a, libpfe.so,
+#                                libpfe-trace.so (runtime/, scripts/pfe-trace)
+#                                for CC's target (x86_64, aarch64, riscv64)
 #
 # The plugin is compiled by the host C++ compiler that matches CC
 # (g++-N for gcc-N, else g++) against CC's plugin headers.  V=1 echoes.
@@ -47,7 +51,7 @@ PLUGIN_CXXFLAGS := -x c++ -fPIC -shared -O2 -fno-rtti -fno-exceptions \
 
 Q := $(if $(V),,@)
 
-all: plugin build/pfe-scan
+all: plugin build/pfe-scan runtime
 
 plugin: $(BUILD)/pfe.so
 
@@ -70,9 +74,62 @@ $(BUILD)/wrong-version/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
 
 wrong-version-plugin: $(BUILD)/wrong-version/pfe.so
 
-install: $(BUILD)/pfe.so install-scan
+install: $(BUILD)/pfe.so install-scan install-runtime
 	install -m 0755 $(BUILD)/pfe.so $(PLUGIN_DIR)/pfe.so
 	install -m 0755 scripts/pfe-cc $(DESTDIR)$(PREFIX)/bin/pfe-cc
+
+# The run-time library (runtime/README.md), for CC's target.  Its code is
+# not instrumented; libpfe.a holds it as one object whose code fills whole
+# pages (tramp-<target>.S ends it page-aligned), so that patching a
+# program's page never makes libpfe's own code non-executable.
+RT_TARGET := $(strip \
+	$(if $(filter x86_64-%,$(GCC_TARGET)),x86_64) \
+	$(if $(filter aarch64-%,$(GCC_TARGET)),aarch64) \
+	$(if $(filter riscv64-%,$(GCC_TARGET)),riscv64))
+RT_BUILD := build/$(CC_NAME)-runtime
+RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/api.c
+RT_HDRS := runtime/pfe.h runtime/internal.h arch-hooks/encodings.h
+RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC \
+	-fno-reorder-functions -fno-reorder-blocks-and-partition
+RT_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_SRCS)) $(RT_BUILD)/encodings.o \
+	$(RT_BUILD)/tramp.o
+
+runtime: $(if $(RT_TARGET),$(RT_BUILD)/libpfe.a $(RT_BUILD)/libpfe.so $(RT_BUILD)/libpfe-trace.so)
+
+$(RT_BUILD)/%.o: runtime/%.c $(RT_HDRS) Makefile
+	@mkdir -p $(RT_BUILD)
+	$(Q)$(CC) $(RT_CFLAGS) -c -o $@ $<
+
+# The encodings are libpfe's, not its interface: hidden.
+$(RT_BUILD)/encodings.o: arch-hooks/encodings.c arch-hooks/encodings.h Makefile
+	@mkdir -p $(RT_BUILD)
+	$(Q)$(CC) $(RT_CFLAGS) -fvisibility=hidden -c -o $@ $<
+
+$(RT_BUILD)/tramp.o: runtime/tramp-$(RT_TARGET).S Makefile
+	@mkdir -p $(RT_BUILD)
+	$(Q)$(CC) -fPIC -c -o $@ $<
+
+$(RT_BUILD)/libpfe.so: $(RT_OBJS)
+	@echo "  LD   $@"
+	$(Q)$(CC) -shared -o $@ $(RT_OBJS) -lpthread
+
+# pfe-trace's LD_PRELOAD library: libpfe and runtime/trace.c in one.
+$(RT_BUILD)/libpfe-trace.so: $(RT_OBJS) $(RT_BUILD)/trace.o
+	@echo "  LD   $@"
+	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_OBJS) -lpthread
+
+$(RT_BUILD)/libpfe.a: $(RT_OBJS)
+	@echo "  AR   $@"
+	$(Q)$(CC) -r -nostdlib -o $(RT_BUILD)/libpfe-all.o $(RT_OBJS)
+	$(Q)rm -f $@ && ar rcs $@ $(RT_BUILD)/libpfe-all.o
+
+install-runtime: runtime
+	$(if $(RT_TARGET),install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin)
+	$(if $(RT_TARGET),install -m 0644 $(RT_BUILD)/libpfe.a $(DESTDIR)$(PREFIX)/lib/libpfe.a)
+	$(if $(RT_TARGET),install -m 0755 $(RT_BUILD)/libpfe.so $(DESTDIR)$(PREFIX)/lib/libpfe.so)
+	$(if $(RT_TARGET),install -m 0755 $(RT_BUILD)/libpfe-trace.so $(DESTDIR)$(PREFIX)/lib/libpfe-trace.so)
+	$(if $(RT_TARGET),install -m 0644 runtime/pfe.h $(DESTDIR)$(PREFIX)/include/pfe.h)
+	$(if $(RT_TARGET),install -m 0755 scripts/pfe-trace $(DESTDIR)$(PREFIX)/bin/pfe-trace)
 
 deps:
 	sh scripts/install-deps.sh
@@ -108,10 +165,11 @@ check-kernel:
 
 bench: deps all build/pfe-scan
 	sh scripts/bench.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so
+	sh scripts/bench-runtime.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD)
 
 clean:
 	rm -rf build
 
 include scripts/pfe-scan.mk
 
-.PHONY: all plugin wrong-version-plugin install deps demo check check-mutants check-kernel check-gcc bench clean
+.PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-mutants check-kernel check-gcc bench clean

@@ -1,6 +1,7 @@
 #!/bin/sh
 # demo.sh PLUGIN [CC]: compile scripts/demo.c with pfe and show what it did:
-# the NOPs in the disassembly, the record section, and the program running.
+# the NOPs in the disassembly, the record section, the program running, and
+# running again under pfe-trace (the run-time library, runtime/).
 set -eu
 plugin=$1 cc=${2:-gcc}
 top=$(cd "$(dirname "$0")/.." && pwd -P)
@@ -34,3 +35,10 @@ readelf -W -x __patchable_function_entries "$out/demo" | sed 1,2d
 echo
 echo "== Running it:"
 "$out/demo"
+echo
+echo "== The same program built with entry=5 (room for a call on x86), run under"
+echo "   pfe-trace: libpfe patches every entry while it runs, and prints each"
+echo "   function's calls and time at exit:"
+set -x
+$cc -O2 -fplugin="$plugin" -fplugin-arg-pfe-entry=5 -o "$out/demo-trace" "$top/scripts/demo.c"
+CC=$(basename "$cc") sh "$top/scripts/pfe-trace" "$out/demo-trace"

@@ -1,0 +1,499 @@
+/* api.c: the public calls of pfe.h: the registry of objects (pfe_init,
+ * pfe_rescan over dl_iterate_phdr), lookups, attach/enable/disable/detach,
+ * stats, and the argument accessors.  Every change of state holds
+ * pfe__lock; objects are published (pfe__objects, pfe__nobjects) with a
+ * release store and never freed, so dispatch reads them without a lock.
+ *
+ * Debugging: PFE_DEBUG=list prints every function found and its layout;
+ * warnings (stderr, "libpfe: FUNCTION: ...") name the function and offset.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <link.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+HIDDEN pthread_mutex_t pfe__lock = PTHREAD_MUTEX_INITIALIZER;
+HIDDEN const struct pfe_arch *pfe__arch;
+HIDDEN struct pfe_object *pfe__objects[PFE_MAX_OBJECTS];
+HIDDEN _Atomic size_t pfe__nobjects;
+HIDDEN struct pfe_counters pfe__counters;
+static bool initialised;
+static int init_error;
+
+static const char *const messages[] = {
+	[PFE_OK] = "no error",
+	[PFE_EINVAL] = "invalid argument",
+	[PFE_ELAYOUT] = "this entry cannot be patched",
+	[PFE_ENOHANDLER] = "no handler attached",
+	[PFE_ENOMEM] = "out of memory",
+	[PFE_EPROT] = "the code could not be made writable",
+	[PFE_ERANGE] = "no memory for a veneer within reach of the code",
+	[PFE_EFILE] = "an object's file is unreadable or malformed",
+	[PFE_ESYNC] = "no way to make other threads see new code (membarrier)",
+	[PFE_ENOTARGET] = "libpfe has no trampolines for this target",
+};
+
+const char *pfe_strerror(int err)
+{
+	return err >= 0 && (size_t)err < sizeof messages / sizeof messages[0] ? messages[err] : "unknown error";
+}
+
+/* The decimal number at P (not strtol: glibc 2.38 headers redirect it to
+ * a new symbol, and libpfe built in a newer distribution's chroot must
+ * load with an older libc). */
+static long decimal(const char *p)
+{
+	long v = 0;
+
+	while (*p >= '0' && *p <= '9')
+		v = v * 10 + (*p++ - '0');
+	return v;
+}
+
+/* PFE_DEBUG is a comma-separated list of WHAT or WHAT=VALUE. */
+bool pfe__debug(const char *what, long *value)
+{
+	const char *env = getenv("PFE_DEBUG");
+	size_t len = strlen(what);
+
+	for (const char *p = env; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : "") {
+		if (strncmp(p, what, len) != 0 || (p[len] && p[len] != ',' && p[len] != '='))
+			continue;
+		if (value)
+			*value = p[len] == '=' ? decimal(p + len + 1) : 0;
+		return true;
+	}
+	return false;
+}
+
+void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "libpfe: %s: offset 0x%lx: ", func, (unsigned long)off);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- the registry ---- */
+
+struct scan {
+	struct pfe_object_id ids[PFE_MAX_OBJECTS];
+	size_t n;
+};
+
+static int collect(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct scan *s = data;
+
+	(void)size;
+	if (s->n < PFE_MAX_OBJECTS) {
+		s->ids[s->n] = (struct pfe_object_id){ info->dlpi_name ? info->dlpi_name : "",
+			info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, s->n == 0 };
+		s->n++;
+	}
+	return 0;
+}
+
+static void list_object(const struct pfe_object *o)
+{
+	static const char *const how[] = { "none", "slot", "lookup" };
+
+	for (size_t i = 0; i < o->nfuncs; i++) {
+		const struct pfe_func *f = &o->funcs[i];
+
+		fprintf(stderr, "libpfe: %s %s+0x%lx pre %u pad %u post %u fentry %u dispatch %s%s%s\n",
+			f->name ? f->name : "?", o->path, (unsigned long)(f->addr - o->base), f->pre, f->pad,
+			f->post, f->fentry, how[f->dispatch], f->why ? ": " : "", f->why ? f->why : "");
+	}
+}
+
+static bool known(const struct pfe_object_id *id)
+{
+	for (size_t i = 0; i < pfe__nobjects; i++)
+		if (pfe__objects[i]->phdr == id->phdr && pfe__objects[i]->base == id->base &&
+		    !pfe__objects[i]->dead)
+			return true;
+	return false;
+}
+
+/* Objects loaded since the last scan are read, prepared and published;
+ * objects no longer loaded are marked dead. */
+static int scan_locked(void)
+{
+	static struct scan s;
+	int first = 0;
+
+	s.n = 0;
+	dl_iterate_phdr(collect, &s);
+	for (size_t i = 0; i < pfe__nobjects; i++) {
+		bool live = false;
+
+		for (size_t k = 0; k < s.n; k++)
+			live |= pfe__objects[i]->phdr == s.ids[k].phdr && pfe__objects[i]->base == s.ids[k].base;
+		if (!live)
+			atomic_store(&pfe__objects[i]->dead, true);
+	}
+	for (size_t k = 0; k < s.n && pfe__nobjects < PFE_MAX_OBJECTS; k++) {
+		struct pfe_object *o;
+		int err;
+
+		if (known(&s.ids[k]))
+			continue;
+		err = pfe__object_load(&s.ids[k], &o);
+		if (!err)
+			err = pfe__place_targets(o);
+		if (!err)
+			err = pfe__prepare(o);
+		if (err) {
+			pfe__warn("pfe_rescan", s.ids[k].base, "%s: %s", s.ids[k].is_main ? "the program" : s.ids[k].name,
+				  pfe_strerror(err));
+			first = first ? first : err;
+			continue;
+		}
+		if (pfe__debug("list", NULL))
+			list_object(o);
+		pfe__objects[pfe__nobjects] = o;
+		atomic_store_explicit(&pfe__nobjects, pfe__nobjects + 1, memory_order_release);
+	}
+	return first;
+}
+
+int pfe_init(void)
+{
+	int err;
+
+	pthread_mutex_lock(&pfe__lock);
+	if (!initialised) {
+		initialised = true;
+		pfe__arch = pfe_enc_this_arch();
+		init_error = pfe__arch ? pfe__patch_init() : PFE_ENOTARGET;
+		if (!init_error)
+			init_error = scan_locked();
+	}
+	err = init_error;
+	pthread_mutex_unlock(&pfe__lock);
+	return err;
+}
+
+int pfe_rescan(void)
+{
+	int err = pfe_init();
+
+	pthread_mutex_lock(&pfe__lock);
+	if (pfe__arch && !err)
+		err = scan_locked();
+	pthread_mutex_unlock(&pfe__lock);
+	return err;
+}
+
+__attribute__((constructor)) static void pfe_auto_init(void)
+{
+	const char *no = getenv("PFE_NO_INIT");
+
+	if (!no || strcmp(no, "1") != 0)
+		pfe_init();
+}
+
+/* ---- lookups ---- */
+
+struct pfe_func *pfe_next(const struct pfe_func *prev)
+{
+	size_t n = atomic_load_explicit(&pfe__nobjects, memory_order_acquire), i = 0;
+
+	if (prev) {
+		const struct pfe_object *o = prev->obj;
+		size_t k = (size_t)(prev - o->funcs) + 1;
+
+		if (k < o->nfuncs)
+			return &o->funcs[k];
+		while (i < n && pfe__objects[i] != o)
+			i++;
+		i++;
+	}
+	for (; i < n; i++)
+		if (!pfe__objects[i]->dead && pfe__objects[i]->nfuncs)
+			return &pfe__objects[i]->funcs[0];
+	return NULL;
+}
+
+size_t pfe_count(void)
+{
+	size_t n = 0;
+
+	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f))
+		n++;
+	return n;
+}
+
+struct pfe_func *pfe_find(const char *name)
+{
+	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f))
+		if (f->name && strcmp(f->name, name) == 0)
+			return f;
+	return NULL;
+}
+
+struct pfe_func *pfe_find_addr(const void *fn)
+{
+	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f))
+		if (f->addr == (uintptr_t)fn)
+			return f;
+	return NULL;
+}
+
+int pfe_func_info(const struct pfe_func *f, struct pfe_info *out)
+{
+	if (!f || !out)
+		return PFE_EINVAL;
+	memset(out, 0, sizeof *out);
+	out->name = f->name;
+	out->addr = (void *)f->addr;
+	out->object = f->obj->path;
+	out->pre_bytes = f->pre;
+	out->pad_bytes = f->pad;
+	out->post_bytes = f->post;
+	out->fentry = f->fentry;
+	out->ops_slot = f->slot != 0;
+	out->dispatch = f->dispatch;
+	out->patch_at = (void *)f->pos;
+	out->attached = atomic_load(&f->att) != NULL;
+	out->enabled = f->enabled;
+	out->error = f->patch ? 0 : PFE_ELAYOUT;
+	out->why = f->why;
+	return 0;
+}
+
+const char *pfe_func_name(const struct pfe_func *f)
+{
+	return f ? f->name : NULL;
+}
+
+void *pfe_func_addr(const struct pfe_func *f)
+{
+	return f ? (void *)f->addr : NULL;
+}
+
+/* ---- state changes ---- */
+
+static int attach_locked(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exit, void *data)
+{
+	struct pfe_attachment *a;
+
+	if (!f->patch)
+		return PFE_ELAYOUT;
+	a = malloc(sizeof *a);
+	if (!a)
+		return PFE_ENOMEM;
+	a->entry = entry;
+	a->exit = exit;
+	a->data = data;
+	atomic_store_explicit(&f->att, a, memory_order_release);
+	return 0;
+}
+
+int pfe_attach(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exit, void *data)
+{
+	int err;
+
+	if (!f || (!entry && !exit))
+		return PFE_EINVAL;
+	pthread_mutex_lock(&pfe__lock);
+	err = attach_locked(f, entry, exit, data);
+	pthread_mutex_unlock(&pfe__lock);
+	return err;
+}
+
+int pfe_attach_all(pfe_entry_handler entry, pfe_exit_handler exit, void *data, size_t *attached)
+{
+	size_t n = 0;
+	int err = 0;
+
+	if (!entry && !exit)
+		return PFE_EINVAL;
+	pthread_mutex_lock(&pfe__lock);
+	for (struct pfe_func *f = pfe_next(NULL); f && err != PFE_ENOMEM; f = pfe_next(f)) {
+		if (!f->patch)
+			continue;
+		err = attach_locked(f, entry, exit, data);
+		n += err == 0;
+	}
+	pthread_mutex_unlock(&pfe__lock);
+	if (attached)
+		*attached = n;
+	return err == PFE_ENOMEM ? err : 0;
+}
+
+/* FS must all be patchable (and attached, to enable). */
+static int toggle_many(struct pfe_func *const *fs, size_t n, bool enable)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&pfe__lock);
+	for (size_t i = 0; i < n && !err; i++) {
+		if (!fs[i])
+			err = PFE_EINVAL;
+		else if (!fs[i]->patch)
+			err = PFE_ELAYOUT;
+		else if (enable && !atomic_load(&fs[i]->att))
+			err = PFE_ENOHANDLER;
+	}
+	if (!err && n)
+		err = pfe__toggle(fs, n, enable);
+	pthread_mutex_unlock(&pfe__lock);
+	return err;
+}
+
+int pfe_enable(struct pfe_func *f)
+{
+	return toggle_many(&f, 1, true);
+}
+
+int pfe_disable(struct pfe_func *f)
+{
+	return toggle_many(&f, 1, false);
+}
+
+int pfe_enable_many(struct pfe_func *const *fs, size_t n)
+{
+	return toggle_many(fs, n, true);
+}
+
+int pfe_disable_many(struct pfe_func *const *fs, size_t n)
+{
+	return toggle_many(fs, n, false);
+}
+
+int pfe_detach(struct pfe_func *f)
+{
+	int err = pfe_disable(f);
+
+	if (!err)
+		atomic_store_explicit(&f->att, NULL, memory_order_release);
+	return err;
+}
+
+/* Every patchable function, attached ones only when ATTACHED_ONLY. */
+static int toggle_all(bool enable, bool detach)
+{
+	size_t n = 0, cap = 0;
+	struct pfe_func **fs = NULL;
+	int err;
+
+	pthread_mutex_lock(&pfe__lock);
+	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f)) {
+		if (!f->patch || !atomic_load(&f->att))
+			continue;
+		if (n == cap) {
+			struct pfe_func **grown = realloc(fs, (cap = cap * 2 + 64) * sizeof *fs);
+
+			if (!grown) {
+				pthread_mutex_unlock(&pfe__lock);
+				free(fs);
+				return PFE_ENOMEM;
+			}
+			fs = grown;
+		}
+		fs[n++] = f;
+	}
+	err = n ? pfe__toggle(fs, n, enable) : 0;
+	for (size_t i = 0; i < n && detach && !err; i++)
+		atomic_store_explicit(&fs[i]->att, NULL, memory_order_release);
+	pthread_mutex_unlock(&pfe__lock);
+	free(fs);
+	return err;
+}
+
+int pfe_enable_all(void)
+{
+	return toggle_all(true, false);
+}
+
+int pfe_disable_all(void)
+{
+	return toggle_all(false, false);
+}
+
+int pfe_detach_all(void)
+{
+	return toggle_all(false, true);
+}
+
+void pfe_get_stats(struct pfe_stats *out)
+{
+	memset(out, 0, sizeof *out);
+	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f)) {
+		out->functions++;
+		out->patchable += f->patch != NULL;
+	}
+	out->batches = atomic_load(&pfe__counters.batches);
+	out->barriers = atomic_load(&pfe__counters.barriers);
+	out->sites_written = atomic_load(&pfe__counters.sites_written);
+	out->trap_hits = atomic_load(&pfe__counters.trap_hits);
+	out->recursion_skips = atomic_load(&pfe__counters.recursion_skips);
+	out->exit_skips = atomic_load(&pfe__counters.exit_skips);
+	out->unknown_calls = atomic_load(&pfe__counters.unknown_calls);
+}
+
+/* ---- arguments ---- */
+
+/* The register holding integer argument I, or NULL (on the stack). */
+static uint64_t *arg_register(struct pfe_regs *r, unsigned i)
+{
+#if defined(__x86_64__)
+	uint64_t *regs[] = { &r->rdi, &r->rsi, &r->rdx, &r->rcx, &r->r8, &r->r9 };
+
+	return i < 6 ? regs[i] : NULL;
+#elif defined(__aarch64__)
+	return i < 8 ? &r->x[i] : NULL;
+#elif defined(__riscv)
+	return i < 8 ? &r->a[i] : NULL;
+#endif
+}
+
+/* Where stack argument I is: above the return address (x86_64), at the
+ * entry's stack pointer (aarch64, riscv). */
+static const uint64_t *stack_arg(const struct pfe_regs *r, unsigned i)
+{
+#if defined(__x86_64__)
+	return (const uint64_t *)r->sp + 1 + (i - 6);
+#else
+	return (const uint64_t *)r->sp + (i - 8);
+#endif
+}
+
+uintptr_t pfe_arg(const struct pfe_call *call, unsigned i)
+{
+	uint64_t *reg = arg_register(call->regs, i);
+
+	return reg ? *reg : *stack_arg(call->regs, i);
+}
+
+uintptr_t pfe_retval(const struct pfe_call *call)
+{
+	if (!call->retregs)
+		return 0;
+#if defined(__x86_64__)
+	return call->retregs->rax;
+#elif defined(__aarch64__)
+	return call->retregs->x[0];
+#elif defined(__riscv)
+	return call->retregs->a[0];
+#endif
+}
+
+int pfe_set_arg(struct pfe_call *call, unsigned i, uintptr_t value)
+{
+	uint64_t *reg = arg_register(call->regs, i);
+
+	if (!reg)
+		return PFE_EINVAL;
+	*reg = value;
+	return 0;
+}

@@ -1,0 +1,121 @@
+/* dispatch.c: what the trampolines (tramp-<target>.S) call: find the
+ * function (given by its ops slot, or looked up from the patched call's
+ * return address), and call its handler unless this thread is already in
+ * one (the recursion guard: a handler may call instrumented functions).
+ * With an exit handler, the function's return address is replaced by
+ * pfe__tramp_return and kept on a per-thread stack; pfe__exit pops it.
+ * No locks: it reads what api.c publishes with release stores.
+ *
+ * Debugging: pfe_get_stats counts calls from unknown sites and the calls
+ * the guard skipped; a breakpoint on pfe__dispatch sees every call.
+ */
+#include "internal.h"
+
+/* Initial-exec: no __tls_get_addr call on the dispatch path.  libpfe is
+ * linked or preloaded, so it is in the static TLS block; dlopen'ed, its 4
+ * bytes come from glibc's surplus.  The exit stack (8 KB) is not: it
+ * would not fit there. */
+static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned in_handler;
+
+/* The exit hooks of this thread: where each diverted function really
+ * returns to, innermost last. */
+#define EXIT_DEPTH 256
+struct pending_exit {
+	uintptr_t ret;
+	struct pfe_func *func;
+	struct pfe_attachment *att;
+	uint64_t cookie;
+};
+static _Thread_local struct pending_exit exits[EXIT_DEPTH];
+static _Thread_local unsigned nexits;
+
+static struct pfe_func *lookup_in(const struct pfe_object *o, uintptr_t key)
+{
+	size_t lo = 0, hi = o->nkeys;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct pfe_func *f = o->by_key[mid];
+
+		if (f->key == key)
+			return f;
+		if (f->key < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+struct pfe_func *pfe__lookup_key(uintptr_t key)
+{
+	size_t n = atomic_load_explicit(&pfe__nobjects, memory_order_acquire);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pfe_object *o = pfe__objects[i];
+
+		if (key > o->lo && key <= o->hi && !atomic_load_explicit(&o->dead, memory_order_relaxed))
+			return lookup_in(o, key);
+	}
+	return NULL;
+}
+
+/* Where the function returns to: the trampoline saved it, and restores
+ * it from there. */
+static uintptr_t *return_slot(struct pfe_regs *r)
+{
+#if defined(__x86_64__)
+	return (uintptr_t *)r->sp;
+#elif defined(__aarch64__)
+	return (uintptr_t *)&r->lr;
+#elif defined(__riscv)
+	return (uintptr_t *)&r->ra;
+#endif
+}
+
+void pfe__dispatch(struct pfe_func *f, uintptr_t key, struct pfe_regs *regs)
+{
+	struct pfe_attachment *a;
+	struct pfe_call call;
+
+	if (!f && !(f = pfe__lookup_key(key))) {
+		PFE_COUNT(unknown_calls, 1);
+		return;
+	}
+	a = atomic_load_explicit(&f->att, memory_order_acquire);
+	if (!a)
+		return;
+	if (in_handler) {
+		PFE_COUNT(recursion_skips, 1);
+		return;
+	}
+	in_handler = 1;
+	call.func = f;
+	call.fn = (void *)f->addr;
+	call.ret = (void *)*return_slot(regs);
+	call.regs = regs;
+	call.retregs = NULL;
+	call.data = a->data;
+	call.cookie = 0;
+	if (a->entry)
+		a->entry(&call);
+	if (a->exit && nexits == EXIT_DEPTH) {
+		PFE_COUNT(exit_skips, 1);
+	} else if (a->exit) {
+		exits[nexits++] = (struct pending_exit){ *return_slot(regs), f, a, call.cookie };
+		*return_slot(regs) = (uintptr_t)pfe__tramp_return;
+	}
+	in_handler = 0;
+}
+
+uintptr_t pfe__exit(struct pfe_retregs *r)
+{
+	struct pending_exit *e = &exits[--nexits];
+	struct pfe_call call = { e->func, (void *)e->func->addr, (void *)e->ret, NULL, r,
+				 e->att->data, e->cookie };
+
+	in_handler = 1;
+	e->att->exit(&call);
+	in_handler = 0;
+	return e->ret;
+}

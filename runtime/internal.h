@@ -1,0 +1,139 @@
+/* internal.h: what the parts of libpfe share.
+ *
+ *   object.c    one loaded object: its file's sections, records, symbols,
+ *               and each function's layout (where it is patched, its slot)
+ *   patch.c     code writes: the edits of prepare/enable/disable, page
+ *               protection, the protocols, barriers, cache maintenance,
+ *               the x86 int3 trap, veneers near an object
+ *   dispatch.c  the C side of the trampolines: lookup, recursion guard,
+ *               exit hooks (a per-thread stack of diverted return addresses)
+ *   api.c       the registry (pfe_init, pfe_rescan) and the public calls
+ *   tramp-<target>.S  the trampolines
+ *
+ * Target facts (bytes, patch sequences, the int3 byte) come only from
+ * arch-hooks/encodings.h; what is per target here is the host ABI (the
+ * saved registers, the signal context's pc).
+ *
+ * Locking: every change of state (init, rescan, attach, enable...) holds
+ * pfe__lock; the dispatch path takes no lock: it reads what is published
+ * with release stores and never freed.
+ *
+ * Debugging: PFE_DEBUG=list prints each function's layout at pfe_init;
+ * PFE_DEBUG=stall=MS sleeps MS ms between the phases of every batch (so
+ * that threads meet the intermediate states).
+ */
+#ifndef PFE_INTERNAL_H
+#define PFE_INTERNAL_H
+
+#include "pfe.h"
+#include "../arch-hooks/encodings.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define HIDDEN __attribute__((visibility("hidden")))
+
+/* The handler of a function, replaced whole, never freed (a thread may
+ * still be reading one it loaded). */
+struct pfe_attachment {
+	pfe_entry_handler entry;
+	pfe_exit_handler exit;
+	void *data;
+};
+
+struct pfe_object;
+
+struct pfe_func {
+	uintptr_t addr;			/* the entry label */
+	const char *name;		/* NULL: no symbol */
+	struct pfe_object *obj;
+	uintptr_t entry_record;		/* the first NOP, 0 if none */
+	uintptr_t call_record;		/* the fentry call site, 0 if none */
+	uint16_t pre, pad, post;	/* NOP bytes before, pad, NOP bytes after */
+	uint8_t fentry;			/* 0, 1 call, 2 NOP form */
+	uintptr_t slot;			/* the ops slot, 0 if none */
+	const struct pfe_enc_patch *patch;	/* NULL: cannot be patched */
+	uintptr_t pos;			/* the patched sequence */
+	uintptr_t key;			/* its call's return address */
+	uintptr_t target;		/* what the call calls (trampoline, veneer) */
+	enum pfe_dispatch dispatch;
+	const char *why;		/* why it cannot be patched */
+	bool enabled;
+	_Atomic(struct pfe_attachment *) att;
+};
+
+struct pfe_object {
+	char *path;
+	uintptr_t base;			/* dlpi_addr */
+	const void *phdr;		/* dlpi_phdr: identifies the mapping */
+	_Atomic bool dead;		/* unloaded (pfe_rescan) */
+	uintptr_t lo, hi;		/* its executable bytes */
+	int prot;			/* their protection (PROT_READ|PROT_EXEC) */
+	struct pfe_func *funcs;		/* by address */
+	size_t nfuncs;
+	struct pfe_func **by_key;	/* patchable ones, by key (dispatch) */
+	size_t nkeys;
+	uintptr_t veneers;		/* the veneer page, 0 if none */
+};
+
+/* api.c */
+extern HIDDEN pthread_mutex_t pfe__lock;
+extern HIDDEN const struct pfe_arch *pfe__arch;
+HIDDEN bool pfe__debug(const char *what, long *value);
+HIDDEN void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...);
+
+/* object.c: read one object; 0, or an error (nothing added). */
+struct pfe_object_id {
+	const char *name;		/* dlpi_name; "" for the main program */
+	uintptr_t base;
+	const void *phdr;
+	unsigned phnum;
+	bool is_main;
+};
+HIDDEN int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out);
+
+/* patch.c */
+HIDDEN int pfe__patch_init(void);
+/* Give O's functions their call targets (trampolines, or veneers near O). */
+HIDDEN int pfe__place_targets(struct pfe_object *o);
+/* Write every function of O in its disabled form, and its ops slot. */
+HIDDEN int pfe__prepare(struct pfe_object *o);
+/* Enable or disable FS[0..n) in one batch. */
+HIDDEN int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable);
+
+/* dispatch.c and the trampolines. */
+HIDDEN void pfe__tramp_slot(void);
+HIDDEN void pfe__tramp_lookup(void);
+HIDDEN void pfe__tramp_return(void);
+HIDDEN void pfe__dispatch(struct pfe_func *f, uintptr_t key, struct pfe_regs *regs);
+/* The function returned to pfe__tramp_return: call its exit handler;
+ * returns where it really returns to. */
+HIDDEN uintptr_t pfe__exit(struct pfe_retregs *r);
+HIDDEN struct pfe_func *pfe__lookup_key(uintptr_t key);
+/* The published objects (api.c). */
+#define PFE_MAX_OBJECTS 1024
+extern HIDDEN struct pfe_object *pfe__objects[PFE_MAX_OBJECTS];
+extern HIDDEN _Atomic size_t pfe__nobjects;
+
+/* Counters (pfe_get_stats). */
+struct pfe_counters {
+	_Atomic uint64_t batches, barriers, sites_written, trap_hits;
+	_Atomic uint64_t recursion_skips, exit_skips, unknown_calls;
+};
+extern HIDDEN struct pfe_counters pfe__counters;
+#define PFE_COUNT(name, n) atomic_fetch_add_explicit(&pfe__counters.name, (n), memory_order_relaxed)
+
+/* The ops slot, from the key: ((key - PFE_SLOT_BIAS) & ~7) - 8, as the
+ * trampolines compute it (tramp-<target>.S): the patched call's return
+ * address minus the call's length is its first byte, which is less than
+ * 8 bytes past the 8-aligned entry when the slot serves. */
+#if defined(__x86_64__)
+#define PFE_SLOT_BIAS 5
+#else
+#define PFE_SLOT_BIAS 8
+#endif
+
+#endif /* PFE_INTERNAL_H */

@@ -1,0 +1,451 @@
+/* object.c: one loaded object (the main program or a shared object): read
+ * its file's section headers for the record sections
+ * (__patchable_function_entries, __mcount_loc) and its symbol table, read
+ * the records from memory (relocated by the dynamic loader), name each
+ * function, and work out each entry's layout: NOPs before and after, the
+ * landing pad, the fentry call or its NOP form, the ops slot, and where
+ * and how it is patched (arch-hooks/encodings.h).
+ *
+ * Debugging: PFE_DEBUG=list prints every function found; a record that
+ * points outside the object's code is a warning naming the record's
+ * section and offset.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define RECORD_SECTION "__patchable_function_entries"
+#define CALL_SECTION "__mcount_loc"
+/* Bytes looked at around an entry for NOPs: GCC's M,N go to 65535, but a
+ * patch needs its sequence within the first NOPs. */
+#define MAX_NOP_SCAN 64
+
+struct file {
+	const char *path;
+	const unsigned char *data;
+	size_t size;
+	const ElfW(Ehdr) *eh;
+	const ElfW(Shdr) *sh;
+};
+
+struct sym {
+	uintptr_t addr, end;
+	const char *name;
+};
+
+/* A record found: the function it belongs to comes later. */
+struct rec {
+	uintptr_t at;
+	bool is_call;
+};
+
+static int file_open(struct file *f, const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	f->path = path;
+	if (fd < 0)
+		return PFE_EFILE;
+	if (fstat(fd, &st) != 0 || (size_t)st.st_size < sizeof(ElfW(Ehdr))) {
+		close(fd);
+		return PFE_EFILE;
+	}
+	f->size = (size_t)st.st_size;
+	f->data = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (f->data == MAP_FAILED)
+		return PFE_EFILE;
+	f->eh = (const ElfW(Ehdr) *)f->data;
+	if (memcmp(f->eh->e_ident, ELFMAG, SELFMAG) != 0 ||
+	    f->eh->e_ident[EI_CLASS] != pfe__arch->elf_class ||
+	    f->eh->e_machine != pfe__arch->e_machine ||
+	    f->eh->e_shentsize != sizeof(ElfW(Shdr)) ||
+	    f->eh->e_shoff > f->size ||
+	    (size_t)f->eh->e_shnum * sizeof(ElfW(Shdr)) > f->size - f->eh->e_shoff ||
+	    f->eh->e_shstrndx >= f->eh->e_shnum) {
+		pfe__warn("file_open", 0, "%s: not an ELF file of this target, or malformed", path);
+		munmap((void *)f->data, f->size);
+		return PFE_EFILE;
+	}
+	f->sh = (const ElfW(Shdr) *)(f->data + f->eh->e_shoff);
+	return 0;
+}
+
+/* Section I's contents, or NULL when they are not all in the file. */
+static const void *section_data(const struct file *f, unsigned i)
+{
+	const ElfW(Shdr) *s = &f->sh[i];
+
+	if (s->sh_type == SHT_NOBITS || s->sh_offset > f->size || s->sh_size > f->size - s->sh_offset)
+		return NULL;
+	return f->data + s->sh_offset;
+}
+
+static const char *section_name(const struct file *f, unsigned i)
+{
+	const ElfW(Shdr) *strs = &f->sh[f->eh->e_shstrndx];
+	const char *data = section_data(f, f->eh->e_shstrndx);
+
+	if (!data || f->sh[i].sh_name >= strs->sh_size ||
+	    !memchr(data + f->sh[i].sh_name, 0, strs->sh_size - f->sh[i].sh_name))
+		return "";
+	return data + f->sh[i].sh_name;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+	uintptr_t x = ((const struct sym *)a)->addr, y = ((const struct sym *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The defined functions of the symbol table TYPE (.symtab, else .dynsym). */
+static struct sym *read_symbols(const struct file *f, uintptr_t base, unsigned type, size_t *n)
+{
+	struct sym *out = NULL;
+
+	*n = 0;
+	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
+		const ElfW(Shdr) *s = &f->sh[i];
+		const ElfW(Sym) *syms = section_data(f, i);
+		const char *strs;
+		size_t count, strsize;
+
+		if (s->sh_type != type || !syms || s->sh_link >= f->eh->e_shnum ||
+		    !(strs = section_data(f, s->sh_link)))
+			continue;
+		strsize = f->sh[s->sh_link].sh_size;
+		count = s->sh_size / sizeof(ElfW(Sym));
+		out = calloc(count ? count : 1, sizeof *out);
+		if (!out)
+			return NULL;
+		for (size_t k = 0; k < count; k++) {
+			unsigned t = ELF64_ST_TYPE(syms[k].st_info);
+
+			if ((t != STT_FUNC && t != STT_GNU_IFUNC) || syms[k].st_shndx == SHN_UNDEF ||
+			    syms[k].st_name >= strsize)
+				continue;
+			out[*n].addr = base + syms[k].st_value;
+			out[*n].end = out[*n].addr + syms[k].st_size;
+			out[*n].name = strdup(strs + syms[k].st_name);
+			(*n)++;
+		}
+		qsort(out, *n, sizeof *out, by_addr);
+		return out;
+	}
+	return NULL;
+}
+
+/* The records of every section named NAME: pointers in memory, already
+ * relocated; one outside the code is warned about and skipped. */
+static int read_records(const struct file *f, struct pfe_object *o, const char *name,
+			bool is_call, struct rec **recs, size_t *n)
+{
+	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
+		const ElfW(Shdr) *s = &f->sh[i];
+		size_t count = s->sh_size / sizeof(uintptr_t);
+		const uintptr_t *mem;
+		struct rec *grown;
+
+		if (strcmp(section_name(f, i), name) != 0 || !(s->sh_flags & SHF_ALLOC))
+			continue;
+		mem = (const uintptr_t *)(o->base + s->sh_addr);
+		grown = realloc(*recs, (*n + count + 1) * sizeof **recs);
+		if (!grown)
+			return PFE_ENOMEM;
+		*recs = grown;
+		for (size_t k = 0; k < count; k++) {
+			if (mem[k] < o->lo || mem[k] >= o->hi) {
+				if (mem[k] != 0)
+					pfe__warn("read_records", k * sizeof(uintptr_t),
+						  "%s: %s: record 0x%lx outside the code", o->path, name,
+						  (unsigned long)mem[k]);
+				continue;
+			}
+			(*recs)[*n].at = mem[k];
+			(*recs)[*n].is_call = is_call;
+			(*n)++;
+		}
+	}
+	return 0;
+}
+
+/* The symbol at or after ADDR (index), or n. */
+static size_t sym_at_or_after(const struct sym *s, size_t n, uintptr_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static size_t code_avail(const struct pfe_object *o, uintptr_t at)
+{
+	size_t left = o->hi - at;
+
+	return left < MAX_NOP_SCAN ? left : MAX_NOP_SCAN;
+}
+
+/* The entry label a record belongs to, and the symbol naming it (index,
+ * or n).  An entry record is the first NOP: before the label (N NOPs), or
+ * after its landing pad; a call record is inside its function. */
+static uintptr_t entry_of(const struct pfe_object *o, const struct sym *s, size_t n,
+			  const struct rec *r, size_t *named)
+{
+	size_t i = sym_at_or_after(s, n, r->at);
+	const char *pad;
+
+	*named = n;
+	if (!r->is_call && i < n && s[i].addr - r->at <= MAX_NOP_SCAN &&
+	    pfe_enc_nop_run(pfe__arch, (const uint8_t *)r->at, s[i].addr - r->at) == s[i].addr - r->at) {
+		*named = i;
+		return s[i].addr;
+	}
+	/* Inside the function before (the symbols may repeat an address). */
+	while (i > 0 && (i == n || s[i].addr > r->at))
+		i--;
+	if (i < n && s[i].addr <= r->at && (r->at < s[i].end || s[i].addr == r->at)) {
+		size_t padlen = pfe__arch->landing_pad((const uint8_t *)s[i].addr, code_avail(o, s[i].addr), &pad);
+
+		if (r->is_call || r->at == s[i].addr || r->at == s[i].addr + padlen) {
+			*named = i;
+			return s[i].addr;
+		}
+	}
+	return r->at;
+}
+
+static int by_entry(const void *a, const void *b)
+{
+	uintptr_t x = ((const struct pfe_func *)a)->addr, y = ((const struct pfe_func *)b)->addr;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The first position from AT, within LEN bytes of NOPs, where P fits
+ * aligned; 0 if none. */
+static uintptr_t fit_patch(const struct pfe_enc_patch *p, uintptr_t at, size_t len)
+{
+	uintptr_t pos = (at + p->align - 1) & ~(uintptr_t)(p->align - 1);
+
+	return pos + p->len <= at + len ? pos : 0;
+}
+
+/* The length of the fentry call sequence at C (the table's, its call's
+ * target aside: aarch64's mov x9, x30 before the bl), or of a call alone
+ * (x86: e8, 67 e8, ff 15); 0 if neither. */
+static size_t fentry_call_len(const uint8_t *c, size_t avail, uintptr_t pc)
+{
+	const struct pfe_enc_insn *seq = pfe__arch->fentry_call;
+	struct pfe_enc_call call;
+	size_t len;
+
+	for (size_t k = 0; k < seq->len && k < avail; k += pfe__arch->insn_align) {
+		if (memcmp(c, seq->bytes, k) != 0)
+			break;
+		len = pfe__arch->call(c + k, avail - k, pc + k, &call);
+		if (len && (k == 0 || k + len == seq->len))
+			return k + len;
+	}
+	return 0;
+}
+
+/* Where and how F is patched: its fentry call (or NOP form) if it has one,
+ * else the NOPs after its landing pad; the ops slot when 8 zero bytes
+ * precede the 8-aligned entry at or after PREV_END (the end of what comes
+ * before in its section) and the trampoline's formula finds them. */
+static void classify(struct pfe_object *o, struct pfe_func *f, uintptr_t prev_end)
+{
+	const struct pfe_arch *a = pfe__arch;
+	const char *padname;
+
+	f->pad = (uint16_t)a->landing_pad((const uint8_t *)f->addr, code_avail(o, f->addr), &padname);
+	f->post = (uint16_t)pfe_enc_nop_run(a, (const uint8_t *)f->addr + f->pad, code_avail(o, f->addr + f->pad));
+	f->pre = f->entry_record && f->entry_record < f->addr ? (uint16_t)(f->addr - f->entry_record) : 0;
+	f->why = "no patch sequence fits";
+	if (f->call_record) {
+		const uint8_t *c = (const uint8_t *)f->call_record;
+		size_t avail = code_avail(o, f->call_record), len = 0;
+
+		if (avail >= a->fentry_nop->len && memcmp(c, a->fentry_nop->bytes, a->fentry_nop->len) == 0) {
+			f->fentry = 2;
+			len = a->fentry_nop->len;
+		} else if ((len = fentry_call_len(c, avail, f->call_record)) != 0) {
+			f->fentry = 1;
+		}
+		f->patch = len ? pfe_enc_patch_of_len(a, len) : NULL;
+		f->pos = f->call_record;
+		if (f->patch && f->pos % f->patch->align)
+			f->patch = NULL;
+		if (!len)
+			f->why = "the fentry call site holds neither the call nor its NOP form";
+	} else {
+		for (size_t i = 0; i < a->n_patches && !f->patch; i++) {
+			f->pos = fit_patch(&a->patches[i], f->addr + f->pad, f->post);
+			if (f->pos)
+				f->patch = &a->patches[i];
+		}
+	}
+	if (!f->patch) {
+		f->dispatch = PFE_DISPATCH_NONE;
+		return;
+	}
+	f->why = NULL;
+	f->key = f->pos + f->patch->ret_off;
+	f->dispatch = PFE_DISPATCH_LOOKUP;
+	if (f->addr % 8 == 0 && f->pre == 0 && f->addr - 8 >= prev_end && f->addr - 8 >= o->lo &&
+	    *(const uint64_t *)(f->addr - 8) == 0 &&
+	    (((f->key - PFE_SLOT_BIAS) & ~(uintptr_t)7) - 8) == f->addr - 8) {
+		f->slot = f->addr - 8;
+		f->dispatch = PFE_DISPATCH_SLOT;
+	}
+}
+
+/* Where the code section holding ADDR starts (0 if none): an ops slot is
+ * in its function's section, so zeros before a section's first function
+ * (padding after .plt, say) are no slot. */
+static uintptr_t section_start(const struct file *f, uintptr_t base, uintptr_t addr)
+{
+	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
+		const ElfW(Shdr) *s = &f->sh[i];
+		uintptr_t start = base + s->sh_addr;
+
+		if ((s->sh_flags & (SHF_ALLOC | SHF_EXECINSTR)) == (SHF_ALLOC | SHF_EXECINSTR) &&
+		    addr >= start && addr < start + s->sh_size)
+			return start;
+	}
+	return 0;
+}
+
+/* The functions of RECS (sorted, merged: a function may have an entry
+ * record and a call record). */
+static int make_funcs(struct pfe_object *o, const struct file *file, const struct sym *s, size_t nsyms,
+		      const struct rec *recs, size_t nrecs)
+{
+	struct pfe_func *fs = calloc(nrecs ? nrecs : 1, sizeof *fs);
+	size_t n = 0;
+
+	if (!fs)
+		return PFE_ENOMEM;
+	for (size_t i = 0; i < nrecs; i++) {
+		size_t named;
+
+		fs[i].addr = entry_of(o, s, nsyms, &recs[i], &named);
+		fs[i].name = named < nsyms ? s[named].name : NULL;
+		fs[i].obj = o;
+		*(recs[i].is_call ? &fs[i].call_record : &fs[i].entry_record) = recs[i].at;
+	}
+	qsort(fs, nrecs, sizeof *fs, by_entry);
+	for (size_t i = 0; i < nrecs; i++) {
+		if (n > 0 && fs[n - 1].addr == fs[i].addr) {
+			if (fs[i].call_record)
+				fs[n - 1].call_record = fs[i].call_record;
+			if (fs[i].entry_record)
+				fs[n - 1].entry_record = fs[i].entry_record;
+			continue;
+		}
+		fs[n++] = fs[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t k = sym_at_or_after(s, nsyms, fs[i].addr);
+		uintptr_t prev_end = k > 0 ? s[k - 1].end : 0, start = section_start(file, o->base, fs[i].addr);
+
+		/* Nothing before the section's start is the function's. */
+		classify(o, &fs[i], prev_end > start ? prev_end : start ? start : UINTPTR_MAX);
+	}
+	o->funcs = fs;
+	o->nfuncs = n;
+	return 0;
+}
+
+static int by_key(const void *a, const void *b)
+{
+	uintptr_t x = (*(struct pfe_func *const *)a)->key, y = (*(struct pfe_func *const *)b)->key;
+
+	return x < y ? -1 : x > y;
+}
+
+static int index_keys(struct pfe_object *o)
+{
+	o->by_key = calloc(o->nfuncs ? o->nfuncs : 1, sizeof *o->by_key);
+	if (!o->by_key)
+		return PFE_ENOMEM;
+	for (size_t i = 0; i < o->nfuncs; i++)
+		if (o->funcs[i].patch)
+			o->by_key[o->nkeys++] = &o->funcs[i];
+	qsort(o->by_key, o->nkeys, sizeof *o->by_key, by_key);
+	return 0;
+}
+
+/* The object's executable PT_LOAD range. */
+static void code_range(struct pfe_object *o, const struct pfe_object_id *id)
+{
+	const ElfW(Phdr) *ph = id->phdr;
+
+	o->lo = UINTPTR_MAX;
+	o->hi = 0;
+	o->prot = PROT_READ | PROT_EXEC;
+	for (unsigned i = 0; i < id->phnum; i++) {
+		if (ph[i].p_type != PT_LOAD || !(ph[i].p_flags & PF_X))
+			continue;
+		if (id->base + ph[i].p_vaddr < o->lo)
+			o->lo = id->base + ph[i].p_vaddr;
+		if (id->base + ph[i].p_vaddr + ph[i].p_memsz > o->hi)
+			o->hi = id->base + ph[i].p_vaddr + ph[i].p_memsz;
+	}
+}
+
+int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
+{
+	struct pfe_object *o = calloc(1, sizeof *o);
+	struct file f;
+	struct rec *recs = NULL;
+	struct sym *syms;
+	size_t nrecs = 0, nsyms;
+	int err;
+
+	if (!o)
+		return PFE_ENOMEM;
+	o->path = strdup(id->is_main ? "/proc/self/exe" : id->name);
+	o->base = id->base;
+	o->phdr = id->phdr;
+	code_range(o, id);
+	if (!o->path || o->lo >= o->hi || (err = file_open(&f, o->path)) != 0) {
+		/* The vDSO and objects without code have nothing for us. */
+		*out = o;
+		return 0;
+	}
+	syms = read_symbols(&f, o->base, SHT_SYMTAB, &nsyms);
+	if (!syms)
+		syms = read_symbols(&f, o->base, SHT_DYNSYM, &nsyms);
+	err = read_records(&f, o, RECORD_SECTION, false, &recs, &nrecs);
+	if (!err)
+		err = read_records(&f, o, CALL_SECTION, true, &recs, &nrecs);
+	if (!err)
+		err = make_funcs(o, &f, syms, nsyms, recs, nrecs);
+	if (!err)
+		err = index_keys(o);
+	free(recs);
+	free(syms);	/* the names stay: the functions point at them */
+	munmap((void *)f.data, f.size);
+	if (err)
+		return err;
+	*out = o;
+	return 0;
+}

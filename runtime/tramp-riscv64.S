@@ -1,0 +1,127 @@
+/* tramp-riscv64.S: libpfe's trampolines for riscv64.  A patched entry is
+ * "auipc t0, hi; jalr t0, lo(t0)" to one (or to a veneer, which writes
+ * only t1), so on entry t0 is the key (the jalr's return address, in the
+ * function) and ra the function's return address.  They save the argument
+ * registers as a struct pfe_regs (runtime/pfe.h), call pfe__dispatch(func,
+ * key, regs), restore them (a handler may change them) and return into
+ * the function through t0.  pfe__tramp_slot reads the function's ops
+ * slot: the 8 bytes before the 8-aligned entry, ((key - 8) & ~7) - 8
+ * (internal.h).
+ *
+ * Clobbered: t0, t1 (the patch's scratch registers) and what the ABI lets
+ * a callee clobber at its entry (pfe's default clobbers=abi).
+ * Debugging: break on pfe__dispatch; `x/20gx $a2` is the pfe_regs.
+ */
+	.text
+	.option	push
+	.option	norvc
+
+/* The frame: struct pfe_regs (160 bytes), then t0 and ra. */
+.macro SAVE
+	addi	sp, sp, -176
+	sd	t0, 160(sp)
+	sd	ra, 168(sp)
+	sd	a0, 0(sp)
+	sd	a1, 8(sp)
+	sd	a2, 16(sp)
+	sd	a3, 24(sp)
+	sd	a4, 32(sp)
+	sd	a5, 40(sp)
+	sd	a6, 48(sp)
+	sd	a7, 56(sp)
+	sd	t2, 64(sp)
+	sd	ra, 72(sp)
+	addi	t1, sp, 176
+	sd	t1, 80(sp)
+	fsd	fa0, 96(sp)
+	fsd	fa1, 104(sp)
+	fsd	fa2, 112(sp)
+	fsd	fa3, 120(sp)
+	fsd	fa4, 128(sp)
+	fsd	fa5, 136(sp)
+	fsd	fa6, 144(sp)
+	fsd	fa7, 152(sp)
+	mv	a1, t0
+	mv	a2, sp
+.endm
+
+.macro RESTORE
+	ld	a0, 0(sp)
+	ld	a1, 8(sp)
+	ld	a2, 16(sp)
+	ld	a3, 24(sp)
+	ld	a4, 32(sp)
+	ld	a5, 40(sp)
+	ld	a6, 48(sp)
+	ld	a7, 56(sp)
+	ld	t2, 64(sp)
+	fld	fa0, 96(sp)
+	fld	fa1, 104(sp)
+	fld	fa2, 112(sp)
+	fld	fa3, 120(sp)
+	fld	fa4, 128(sp)
+	fld	fa5, 136(sp)
+	fld	fa6, 144(sp)
+	fld	fa7, 152(sp)
+	ld	ra, 72(sp)		/* pfe_regs.ra: an exit hook may change it */
+	ld	t0, 160(sp)
+	addi	sp, sp, 176
+	jr	t0
+.endm
+
+	.globl	pfe__tramp_slot
+	.hidden	pfe__tramp_slot
+	.type	pfe__tramp_slot, @function
+pfe__tramp_slot:
+	SAVE
+	addi	a0, t0, -8
+	andi	a0, a0, -8
+	ld	a0, -8(a0)
+	call	pfe__dispatch
+	RESTORE
+	.size	pfe__tramp_slot, .-pfe__tramp_slot
+
+	.globl	pfe__tramp_lookup
+	.hidden	pfe__tramp_lookup
+	.type	pfe__tramp_lookup, @function
+pfe__tramp_lookup:
+	SAVE
+	li	a0, 0
+	call	pfe__dispatch
+	RESTORE
+	.size	pfe__tramp_lookup, .-pfe__tramp_lookup
+
+/* A function with an exit handler returns here (dispatch.c put this in
+ * place of its return address): save a0, a1, fa0, fa1 (a struct
+ * pfe_retregs), call pfe__exit, which gives the real return address,
+ * restore them and go there. */
+	.globl	pfe__tramp_return
+	.hidden	pfe__tramp_return
+	.type	pfe__tramp_return, @function
+pfe__tramp_return:
+	addi	sp, sp, -48
+	sd	ra, 32(sp)
+	sd	a0, 0(sp)
+	sd	a1, 8(sp)
+	fsd	fa0, 16(sp)
+	fsd	fa1, 24(sp)
+	mv	a0, sp
+	call	pfe__exit
+	mv	t0, a0
+	ld	a0, 0(sp)
+	ld	a1, 8(sp)
+	fld	fa0, 16(sp)
+	fld	fa1, 24(sp)
+	ld	ra, 32(sp)
+	addi	sp, sp, 48
+	jr	t0
+	.size	pfe__tramp_return, .-pfe__tramp_return
+
+	.option	pop
+	/* The end of libpfe's code: libpfe.a links it into one object whose
+	 * code fills whole pages, so that no page holds both libpfe's code
+	 * and code it patches (Makefile, runtime/README.md). */
+	.text
+	.p2align	12
+
+	.section	.note.GNU-stack,"",@progbits

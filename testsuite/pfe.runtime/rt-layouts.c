@@ -1,0 +1,197 @@
+/* rt-layouts.c: libpfe patches and runs one layout (runtime.exp builds it
+ * with each layout's plugin arguments or native option, linked with
+ * libpfe.so built for the target).  It checks, printing "FAIL: ..." for
+ * each failure and exiting 1 if any:
+ *   - the target functions are found by name, patchable, with the
+ *     dispatch expected (PFE_WANT_SLOT: through the ops slot, else lookup)
+ *     and, when given, PFE_WANT_PRE / PFE_WANT_POST NOP bytes;
+ *   - disabled, calls reach no handler; enabled, each call exactly one,
+ *     with the function's address, its return address (in main) and its
+ *     arguments; a handler changing an argument changes the result;
+ *   - a handler calling an instrumented function does not recurse;
+ *   - an exit handler sees the return value and the entry's cookie, and
+ *     the function still returns where it should;
+ *   - disabled again and detached, nothing is counted; results stay right.
+ * Debugging: PFE_DEBUG=list ./rt-layouts.exe prints every entry's layout.
+ */
+#include <pfe.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NOINLINE __attribute__((noinline, noclone))
+
+/* The fentry symbol of fentry builds (the call form is patched to NOPs at
+ * pfe_init; these run only if something calls it before). */
+#if defined(__x86_64__)
+__asm__(".text\n.globl __fentry__\n__fentry__:\n\tret\n");
+#elif defined(__aarch64__)
+__asm__(".text\n.globl __fentry__\n__fentry__:\n\tmov x16, x30\n\tmov x30, x9\n\tret x16\n");
+#elif defined(__riscv)
+__asm__(".text\n.globl __fentry__\n__fentry__:\n\tjr t0\n");
+#endif
+
+static int failures;
+static unsigned long hits[4];
+static void *seen_fn, *seen_ret;
+static uintptr_t seen_arg0, seen_arg1;
+
+#define CHECK(cond, ...) \
+	do { \
+		if (!(cond)) { \
+			printf("FAIL: " __VA_ARGS__); \
+			printf("\n"); \
+			failures++; \
+		} \
+	} while (0)
+
+NOINLINE long rt_add(long a, long b) { return a + b; }
+NOINLINE long rt_mul(long a, long b) { return a * b; }
+NOINLINE double rt_mix(long a, double x, long b, double y) { return (double)a * x + (double)b * y; }
+NOINLINE long rt_inner(long a) { return a + 1000; }
+
+static long (*volatile p_add)(long, long) = rt_add;
+static long (*volatile p_mul)(long, long) = rt_mul;
+static double (*volatile p_mix)(long, double, long, double) = rt_mix;
+static long (*volatile p_inner)(long) = rt_inner;
+
+static void on_entry(struct pfe_call *c)
+{
+	unsigned long idx = (unsigned long)(uintptr_t)c->data;
+
+	hits[idx]++;
+	seen_fn = c->fn;
+	seen_ret = c->ret;
+	seen_arg0 = pfe_arg(c, 0);
+	seen_arg1 = pfe_arg(c, 1);
+	/* An instrumented call from a handler: the guard skips it. */
+	if (idx == 3)
+		CHECK(p_inner(1) == 1001, "rt_inner from a handler");
+	if (idx == 1 && seen_arg0 == 7)
+		pfe_set_arg(c, 0, 8);
+	c->cookie = 1234 + idx;
+}
+
+static uintptr_t exit_retval;
+static uint64_t exit_cookie;
+static unsigned long exits;
+
+static void on_exit_call(struct pfe_call *c)
+{
+	exits++;
+	exit_retval = pfe_retval(c);
+	exit_cookie = c->cookie;
+}
+
+static struct pfe_func *check_found(const char *name)
+{
+	struct pfe_func *f = pfe_find(name);
+	struct pfe_info info;
+
+	CHECK(f != NULL, "%s not found (%zu functions)", name, pfe_count());
+	if (!f)
+		return NULL;
+	pfe_func_info(f, &info);
+	printf("%s: pre %u pad %u post %u fentry %d slot %d dispatch %d%s%s\n", name, info.pre_bytes,
+	       info.pad_bytes, info.post_bytes, info.fentry, info.ops_slot, info.dispatch,
+	       info.why ? ": " : "", info.why ? info.why : "");
+#ifdef PFE_WANT_SLOT
+	CHECK(info.dispatch == PFE_DISPATCH_SLOT, "%s: dispatch %d, want the ops slot", name, info.dispatch);
+#else
+	CHECK(info.dispatch == PFE_DISPATCH_LOOKUP, "%s: dispatch %d, want lookup", name, info.dispatch);
+#endif
+#ifdef PFE_WANT_PRE
+	CHECK(info.pre_bytes == PFE_WANT_PRE, "%s: %u NOP bytes before, want %u", name, info.pre_bytes, PFE_WANT_PRE);
+#endif
+#ifdef PFE_WANT_POST
+	CHECK(info.post_bytes == PFE_WANT_POST, "%s: %u NOP bytes after, want %u", name, info.post_bytes, PFE_WANT_POST);
+#endif
+#ifdef PFE_WANT_PAD
+	CHECK(info.pad_bytes > 0, "%s: no landing pad seen", name);
+#endif
+	CHECK(info.name && strcmp(info.name, name) == 0, "%s: named %s", name, info.name ? info.name : "(null)");
+	return f;
+}
+
+static void run_calls(long rounds, int enabled)
+{
+	for (long i = 0; i < rounds; i++) {
+		CHECK(p_add(i, 2) == i + 2, "rt_add(%ld, 2)", i);
+		CHECK(p_mul(3, i) == 3 * i, "rt_mul(3, %ld)", i);
+		CHECK(p_mix(2, 1.5, 3, 0.5) == 4.5, "rt_mix");
+		if (enabled && i == rounds - 1) {
+			CHECK(seen_fn == (void *)rt_mix, "the handler's fn is not rt_mix");
+			CHECK(seen_arg0 == 2 && seen_arg1 == 3, "rt_mix's integer arguments %lu %lu",
+			      (unsigned long)seen_arg0, (unsigned long)seen_arg1);
+		}
+	}
+}
+
+int main(void)
+{
+	struct pfe_func *fs[3] = { check_found("rt_add"), check_found("rt_mul"), check_found("rt_mix") };
+	struct pfe_func *inner = check_found("rt_inner");
+	struct pfe_stats st;
+	long rounds = 1000;
+
+	if (!fs[0] || !fs[1] || !fs[2] || !inner)
+		return 1;
+	for (int i = 0; i < 3; i++)
+		CHECK(pfe_attach(fs[i], on_entry, NULL, (void *)(uintptr_t)i) == 0, "attach %d", i);
+	CHECK(pfe_attach(inner, on_entry, NULL, (void *)(uintptr_t)3) == 0, "attach rt_inner");
+	run_calls(rounds, 0);
+	CHECK(hits[0] + hits[1] + hits[2] == 0, "handlers called while disabled");
+	/* One batch, its barriers: three on x86 (the int3 protocol), one
+	 * elsewhere, however many sites. */
+	struct pfe_stats before;
+	pfe_get_stats(&before);
+	CHECK(pfe_enable_many(fs, 3) == 0, "enable");
+	pfe_get_stats(&st);
+#if defined(__x86_64__)
+	unsigned long want_barriers = 3;
+#else
+	unsigned long want_barriers = 1;
+#endif
+	CHECK(st.batches - before.batches == 1 && st.barriers - before.barriers == want_barriers &&
+	      st.sites_written - before.sites_written == 3 * want_barriers,
+	      "enabling 3 functions: %llu batches, %llu barriers, %llu sites written; want 1, %lu, %lu",
+	      (unsigned long long)(st.batches - before.batches),
+	      (unsigned long long)(st.barriers - before.barriers),
+	      (unsigned long long)(st.sites_written - before.sites_written), want_barriers, 3 * want_barriers);
+	run_calls(rounds, 1);
+	CHECK(hits[0] == (unsigned long)rounds && hits[1] == (unsigned long)rounds &&
+	      hits[2] == (unsigned long)rounds, "enabled: %lu %lu %lu handler calls, want %ld each",
+	      hits[0], hits[1], hits[2], rounds);
+	/* The return address is in main's caller-side code: after the call. */
+	p_add(1, 1);
+	CHECK(seen_ret != NULL && seen_fn == (void *)rt_add, "rt_add's handler saw fn %p ret %p", seen_fn, seen_ret);
+	/* A handler may change an argument. */
+	CHECK(p_mul(7, 5) == 40, "rt_mul(7, 5) with arg 0 changed to 8: %ld", p_mul(7, 5));
+	/* Recursion: rt_inner's handler is entered from rt_inner only when
+	 * no handler runs; from rt_mix's... rt_inner called in a handler. */
+	CHECK(pfe_enable(inner) == 0, "enable rt_inner");
+	CHECK(p_inner(5) == 1005, "rt_inner(5)");
+	pfe_get_stats(&st);
+	CHECK(hits[3] == 1 && st.recursion_skips >= 1, "rt_inner: %lu handler calls, %llu skipped", hits[3],
+	      (unsigned long long)st.recursion_skips);
+	/* Exit handlers. */
+	CHECK(pfe_attach(fs[0], on_entry, on_exit_call, (void *)0) == 0, "attach an exit handler");
+	for (long i = 0; i < 100; i++)
+		CHECK(p_add(20, i) == 20 + i, "rt_add with an exit handler");
+	CHECK(exits == 100 && exit_retval == 20 + 99 && exit_cookie == 1234,
+	      "exit handler: %lu calls, last saw %lu and cookie %llu", exits, (unsigned long)exit_retval,
+	      (unsigned long long)exit_cookie);
+	CHECK(pfe_disable_many(fs, 3) == 0 && pfe_detach(inner) == 0, "disable");
+	memset(hits, 0, sizeof hits);
+	run_calls(rounds, 0);
+	CHECK(hits[0] + hits[1] + hits[2] + hits[3] == 0, "handlers called after disable");
+	CHECK(pfe_detach_all() == 0, "detach all");
+	CHECK(pfe_enable(fs[0]) == PFE_ENOHANDLER, "enable without a handler: %s", pfe_strerror(pfe_enable(fs[0])));
+	pfe_get_stats(&st);
+	CHECK(st.unknown_calls == 0, "%llu calls from unknown sites", (unsigned long long)st.unknown_calls);
+	printf("%s: %llu functions, %llu patchable, %llu batches, %llu barriers\n", failures ? "FAILED" : "ok",
+	       (unsigned long long)st.functions, (unsigned long long)st.patchable,
+	       (unsigned long long)st.batches, (unsigned long long)st.barriers);
+	return failures ? 1 : 0;
+}
