@@ -170,6 +170,6 @@ bench: deps all build/pfe-scan
 clean:
 	rm -rf build
 
-include scripts/pfe-scan.mk
+include pfe-scan/pfe-scan.mk
 
 .PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-mutants check-kernel check-gcc bench clean

@@ -36,7 +36,8 @@ copy_tree() {
 }
 
 # pfe.scan runs the fuzzer built next to pfe-scan: DIR gets the tree's own
-# (built below), or its own build when MUTATED (a mutant of pfe-scan).
+# (built below), or its own build when MUTATED (a mutant of pfe-scan or of
+# the encodings it links).
 add_fuzzer() {
 	mkdir -p "$1/build"
 	if [ -n "$2" ]; then
@@ -78,7 +79,7 @@ one() {
 		echo "STALE $n: its sed script changes nothing in$stale"
 		return
 	fi
-	add_fuzzer "$dir" "$(grep '^scripts/pfe-scan' "$dir/.mutant-seds")"
+	add_fuzzer "$dir" "$(grep -E '^(pfe-scan/|arch-hooks/encodings)' "$dir/.mutant-seds")"
 	# shellcheck disable=SC2046
 	out=$(run_part "$dir" $(field "$n" where) 2>&1)
 	run=$(field "$n" where | awk '{ print $1 }')

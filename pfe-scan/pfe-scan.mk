@@ -1,5 +1,7 @@
-# scripts/pfe-scan.mk: build, fuzz, bench and install pfe-scan.
+# pfe-scan/pfe-scan.mk: build, fuzz, bench and install pfe-scan.
 # Included by the top Makefile; paths are relative to the top of the tree.
+# pfe-scan links arch-hooks/encodings.c: the targets' bytes it shares with
+# the run-time library and the tests.
 #   make build/pfe-scan        the tool (HOSTCC, libelf)
 #   make fuzz                  build/pfe-scan-fuzz (clang + libFuzzer)
 #   make fuzz-run FUZZ_TIME=60 bounded fuzz run from seeds built here
@@ -15,18 +17,19 @@ FUZZ_RUNS ?= -1
 # Compilers whose output seeds the fuzzer (those missing are skipped).
 FUZZ_SEED_CCS ?= gcc gcc@-m32 aarch64-linux-gnu-gcc-12 riscv64-linux-gnu-gcc-12
 
-SCAN_LIB_SRCS := scripts/pfe-scan-elf.c scripts/pfe-scan-arch.c scripts/pfe-scan-site.c \
-	scripts/pfe-scan-cfi.c scripts/pfe-scan-list.c scripts/pfe-scan-collect.c scripts/pfe-scan-sort.c
-SCAN_HDRS := scripts/pfe-scan.h
+SCAN_LIB_SRCS := pfe-scan/pfe-scan-elf.c pfe-scan/pfe-scan-arch.c pfe-scan/pfe-scan-site.c \
+	pfe-scan/pfe-scan-cfi.c pfe-scan/pfe-scan-list.c pfe-scan/pfe-scan-collect.c \
+	pfe-scan/pfe-scan-sort.c arch-hooks/encodings.c
+SCAN_HDRS := pfe-scan/pfe-scan.h arch-hooks/encodings.h
 
-build/pfe-scan: scripts/pfe-scan.c $(SCAN_LIB_SRCS) $(SCAN_HDRS)
+build/pfe-scan: pfe-scan/pfe-scan.c $(SCAN_LIB_SRCS) $(SCAN_HDRS)
 	@mkdir -p build
-	$(HOSTCC) -std=c11 $(SCAN_CFLAGS) -Wall -Wextra -Werror -o $@ scripts/pfe-scan.c $(SCAN_LIB_SRCS) -lelf
+	$(HOSTCC) -std=c11 $(SCAN_CFLAGS) -Wall -Wextra -Werror -Iarch-hooks -o $@ pfe-scan/pfe-scan.c $(SCAN_LIB_SRCS) -lelf
 
-build/pfe-scan-fuzz: scripts/pfe-scan-fuzz.c $(SCAN_LIB_SRCS) $(SCAN_HDRS)
+build/pfe-scan-fuzz: pfe-scan/pfe-scan-fuzz.c $(SCAN_LIB_SRCS) $(SCAN_HDRS)
 	@mkdir -p build
 	$(FUZZ_CC) -std=c11 -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=undefined -o $@ scripts/pfe-scan-fuzz.c $(SCAN_LIB_SRCS) -lelf
+		-fno-sanitize-recover=undefined -Iarch-hooks -o $@ pfe-scan/pfe-scan-fuzz.c $(SCAN_LIB_SRCS) -lelf
 
 # Seeds: objects, a shared object (RELATIVE relocations) and a static
 # executable per compiler, from the testsuite's C source; Clang's kCFI

@@ -29,9 +29,15 @@
 /* Clang's MaskKCFIType: on x86 a hash that is, or whose negation (the
  * check's `movl $-HASH`) is, an ENDBR64/ENDBR32 encoding gets 1 added in
  * the preamble, so that no IBT landing pad appears in it; the
- * __kcfi_typeid_ symbol keeps the unmasked value. */
-#define ENDBR64 0xfa1e0ff3u
-#define ENDBR32 0xfb1e0ff3u
+ * __kcfi_typeid_ symbol keeps the unmasked value.  The ENDBRs are the
+ * x86 table's landing pads (arch-hooks/encodings.c). */
+static bool is_landing_pad_word(const struct pfe_arch *a, uint32_t v)
+{
+	for (size_t i = 0; i < a->n_pads; i++)
+		if (a->pads[i].len == HASH_SIZE && load_le(a->pads[i].bytes, HASH_SIZE) == v)
+			return true;
+	return false;
+}
 
 bool is_cfi_preamble(const char *name)
 {
@@ -50,7 +56,7 @@ static bool all_nops(const struct image *img, const uint8_t *p, size_t len)
 	size_t n;
 
 	for (size_t off = 0; off < len; off += n)
-		if (!(n = img->arch->nop(p + off, len - off, &units)))
+		if (!(n = arch_nop(img->arch, p + off, len - off, &units)))
 			return false;
 	return true;
 }
@@ -71,7 +77,7 @@ static bool hash_at(struct image *img, const struct func *f, uint64_t off, uint3
 	const struct func *owner;
 
 	if (!a->kcfi || off < a->kcfi_opcode_len || off > size || size - off < HASH_SIZE ||
-	    off % a->insn_align)
+	    off % a->enc->insn_align)
 		return false;
 	start = off - a->kcfi_opcode_len;
 	if (a->kcfi_opcode_len ? b[start] != a->kcfi_opcode : all_nops(img, b + off, HASH_SIZE))
@@ -179,9 +185,10 @@ bool kcfi_typeid(struct image *img, const char *name, uint32_t *value)
 /* What the preamble holds for a function whose __kcfi_typeid_ is TYPEID. */
 uint32_t kcfi_masked(const struct image *img, uint32_t typeid)
 {
-	if (img->arch->machine != EM_X86_64)
+	if (img->arch->enc->e_machine != EM_X86_64)
 		return typeid;
-	if (typeid == ENDBR64 || typeid == ENDBR32 || typeid == -ENDBR64 || typeid == -ENDBR32)
+	if (is_landing_pad_word(img->arch->enc, typeid) ||
+	    is_landing_pad_word(img->arch->enc, -typeid))
 		return typeid + 1;
 	return typeid;
 }

@@ -43,7 +43,7 @@ static void count_nops(struct image *img, size_t sec, uint64_t off, uint64_t lim
 		limit = size;
 	*bytes = 0;
 	*units = 0;
-	while (off < limit && (len = img->arch->nop(b + off, limit - off, &u))) {
+	while (off < limit && (len = arch_nop(img->arch, b + off, limit - off, &u))) {
 		off += len;
 		*bytes += len;
 		*units += u;
@@ -56,7 +56,7 @@ static uint64_t landing_pad_at(struct image *img, size_t sec, uint64_t off, cons
 	uint64_t size;
 	const uint8_t *b = section_bytes(img, sec, &size);
 
-	return off < size ? img->arch->landing_pad(b + off, size - off, name) : 0;
+	return off < size ? arch_landing_pad(img->arch, b + off, size - off, name) : 0;
 }
 
 /* Bytes of the register pushes (at most MAX_PUSHES) at OFF in SEC, up to LIMIT. */
@@ -111,7 +111,7 @@ static const struct func *function_after_nops(struct image *img, struct location
 	while (!(f = func_at(img, (struct location){ loc.sec, off })) || is_cfi_preamble(f->name)) {
 		if ((site->cfi_between = cfi_hash_between(img, (struct location){ loc.sec, off }, &f)))
 			break;
-		if (off >= size || !(len = img->arch->nop(b + off, size - off, &u)))
+		if (off >= size || !(len = arch_nop(img->arch, b + off, size - off, &u)))
 			return NULL;
 		off += len;
 		site->pre_nops += u;
@@ -157,7 +157,7 @@ static void resolve_slot(struct image *img, uint64_t slot, struct call_dest *d)
 
 	if (avail < img->ptr_size)
 		b = NULL;
-	if (r && r->type == img->arch->relative_reloc && (r->rela || b)) {
+	if (r && r->type == img->arch->enc->relative_reloc && (r->rela || b)) {
 		d->known = true;
 		d->addr = r->rela ? (uint64_t)r->addend : load_le(b, img->ptr_size);
 	} else if (r && r->symbol) {
@@ -252,7 +252,7 @@ static void find_call(struct image *img, const struct func *f, uint64_t off, str
 	if (off >= end)
 		return;
 	site->call_at = (struct location){ f->sec, off };
-	len = img->arch->call(b + off, end - off, location_addr(img, site->call_at), &call);
+	len = arch_call(img->arch, b + off, end - off, location_addr(img, site->call_at), &call);
 	if (!len)
 		return;
 	resolve_call(img, site->call_at, &call, &site->call_dest);
@@ -322,12 +322,12 @@ void describe_function(struct image *img, const struct func *f, struct site *sit
 /* Is the NOP form of the entry call at OFF of section SEC? */
 static bool nop_call_at(struct image *img, size_t sec, uint64_t off)
 {
-	const struct arch *a = img->arch;
+	const struct pfe_enc_insn *n = img->arch->enc->fentry_nop;
 	uint64_t size;
 	const uint8_t *b = section_bytes(img, sec, &size);
 
-	return off <= size && size - off >= a->nop_call_len &&
-	       !memcmp(b + off, a->nop_call, a->nop_call_len);
+	return off <= size && size - off >= n->len &&
+	       !memcmp(b + off, n->bytes, n->len);
 }
 
 /* The NOP form of F's entry call (fentry-nop, -mnop-mcount) among the NOPs
@@ -360,7 +360,7 @@ bool find_nop_call(struct image *img, const struct func *f, const struct locatio
 			*units = u;
 		}
 		if (off < end)
-			len = img->arch->nop(b + off, end - off, &len_units);
+			len = arch_nop(img->arch, b + off, end - off, &len_units);
 		else
 			len = off == end ? pushes : 0, len_units = 0;
 	}
@@ -374,7 +374,7 @@ static bool all_nops(struct image *img, const uint8_t *p, size_t len)
 	size_t n;
 
 	for (size_t off = 0; off < len; off += n)
-		if (!(n = img->arch->nop(p + off, len - off, &u)))
+		if (!(n = arch_nop(img->arch, p + off, len - off, &u)))
 			return false;
 	return true;
 }

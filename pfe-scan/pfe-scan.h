@@ -1,9 +1,10 @@
 /* pfe-scan.h: what the parts of pfe-scan share.
  *
  * pfe-scan reads, verifies, collects and sorts patchable-function-entry
- * records (pfe-scan.md says how to use it).  The parts, by job:
+ * records (README.md says how to use it).  The parts, by job:
  *   pfe-scan-elf.c      open an ELF file: sections, function symbols, records
- *   pfe-scan-arch.c     each target's NOP, landing pad and call encodings
+ *   pfe-scan-arch.c     each target: its bytes from arch-hooks/encodings.h,
+ *                       and what pfe-scan alone reads (pushes, PLT, kCFI)
  *   pfe-scan-site.c     what sits at a record: function, pre/post NOPs, kind,
  *                       the entry call after the NOPs, the ops slot before
  *   pfe-scan.c          main: options, one file at a time
@@ -30,6 +31,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "encodings.h"
+
 /* A decoded call instruction (or sequence: aarch64 `mov x9, x30; bl`,
  * riscv `auipc; jalr`, x86_64 `movabs $SYM, %r10; call *%r10`). */
 struct call {
@@ -39,30 +42,23 @@ struct call {
 	uint64_t slot;     /* slot (a GOT entry) points */
 };
 
-/* One target: how its instructions are spelled. */
+/* One target: its bytes are arch-hooks/encodings.h's (ENC); the rest is
+ * what pfe-scan alone reads (pfe-scan-arch.c says why each is here). */
 struct arch {
-	unsigned machine;       /* EM_* */
-	unsigned elfclass;      /* ELFCLASS32 or ELFCLASS64 */
-	unsigned insn_align;    /* instructions start at multiples of this */
-	unsigned abs_reloc;     /* type of a record's relocation in an object */
-	unsigned relative_reloc;/* type of a record's dynamic relocation in a PIE/DSO */
-	/* Length of the NOP at P (0 if none); *UNITS is what it counts as in
-	 * -fpatchable-function-entry's M and N. */
-	size_t (*nop)(const uint8_t *p, size_t avail, unsigned *units);
-	/* Length of the landing pad at P (0 if none), and its name. */
-	size_t (*landing_pad)(const uint8_t *p, size_t avail, const char **name);
-	/* Length of the call at P, an address PC (0 if not a call). */
-	size_t (*call)(const uint8_t *p, size_t avail, uint64_t pc, struct call *out);
+	enum pfe_arch_id id;    /* its table in arch-hooks/encodings.c */
+	enum pfe_arch_id nops_id; /* whose NOP decoder it uses (i386: x86_64's) */
+	const char *pad_name;   /* the landing pad's name in pfe-scan's output, or
+				   NULL: the table's */
+	unsigned call_lead;     /* bytes of the fentry call before its call
+				   instruction that a call starts at (aarch64's
+				   `mov x9, x30`), or 0 */
+	bool calls_via_memory;  /* follow `call *disp(%rip)` (x86_64 only) */
 	/* Length of a register push at P (0 if none): x86 saves the static
 	 * chain around an entry call, as -pg does.  NULL: no such thing. */
 	size_t (*push)(const uint8_t *p, size_t avail);
 	/* A PLT entry at P, address PC: the GOT entry it jumps through, in
 	 * *SLOT (a call to a symbol a shared object imports goes there). */
 	bool (*plt_slot)(const uint8_t *p, size_t avail, uint64_t pc, uint64_t *slot);
-	/* The NOP form of the entry call (fentry-nop, -mnop-mcount): its bytes,
-	 * and the NOP units they count as. */
-	const uint8_t *nop_call;
-	unsigned nop_call_len, nop_call_units;
 	/* Relocation type of code alignment the linker still has to do
 	 * (R_RISCV_ALIGN: padding it trims), or 0. */
 	unsigned align_reloc;
@@ -72,9 +68,22 @@ struct arch {
 	bool kcfi;
 	uint8_t kcfi_opcode;
 	unsigned kcfi_opcode_len;
+	/* Filled by arch_find() from arch-hooks/encodings.c. */
+	const struct pfe_arch *enc;   /* the target's bytes, record width, relocations */
+	const struct pfe_arch *nops;  /* pfe_arch_get(nops_id) */
+	unsigned nop_call_units;      /* NOP units of enc->fentry_nop (fentry-nop,
+					 -mnop-mcount) */
 };
 
 const struct arch *arch_find(unsigned machine, unsigned elfclass);
+/* Length of the NOP at P (0 if none); *UNITS is what it counts as in
+ * -fpatchable-function-entry's M and N. */
+size_t arch_nop(const struct arch *a, const uint8_t *p, size_t avail, unsigned *units);
+/* Length of the landing pad at P (0 if none), and its name. */
+size_t arch_landing_pad(const struct arch *a, const uint8_t *p, size_t avail, const char **name);
+/* Length of the call at P, at address PC (0 if not a call). */
+size_t arch_call(const struct arch *a, const uint8_t *p, size_t avail, uint64_t pc,
+		 struct call *out);
 
 /* A relocation of an object's section. */
 struct reloc {
@@ -204,8 +213,16 @@ struct slot_reloc {
 };
 size_t slot_relocs(struct image *img, size_t rec_sec, struct slot_reloc **out);
 void update_slot_reloc(struct image *img, size_t rec_sec, const struct slot_reloc *r);
-uint64_t load_le(const uint8_t *p, unsigned size);
-void store_le(uint8_t *p, unsigned size, uint64_t v);
+/* Little-endian loads and stores: arch-hooks/encodings.c's. */
+static inline uint64_t load_le(const uint8_t *p, unsigned size)
+{
+	return pfe_enc_load(p, size);
+}
+
+static inline void store_le(uint8_t *p, unsigned size, uint64_t v)
+{
+	pfe_enc_store(p, size, v);
+}
 
 /* pfe-scan-site.c */
 enum site_kind { KIND_NOPS, KIND_CALL, KIND_UNKNOWN };

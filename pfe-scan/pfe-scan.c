@@ -1,5 +1,5 @@
 /* pfe-scan.c: command line of pfe-scan, the tool that reads, verifies,
- * collects and sorts patchable-function-entry records (see pfe-scan.md for
+ * collects and sorts patchable-function-entry records (see README.md for
  * usage and pfe-scan.h for how the other files divide the work).
  *
  *   pfe-scan list [--json] [--section=NAME] [--ops-slot] [--cfi] FILE...

@@ -78,14 +78,14 @@ static size_t calls_in(struct image *img, size_t sec, const struct wanted *w, ui
 {
 	uint64_t size, addr = img->secs[sec].sh.sh_addr;
 	const uint8_t *b = section_bytes(img, sec, &size);
-	unsigned step = img->arch->insn_align;
+	unsigned step = img->arch->enc->insn_align;
 	size_t n = 0;
 	struct call call;
 
 	size_t len;
 
 	for (uint64_t off = 0; off < size; off += len) {
-		len = img->arch->call(b + off, size - off, addr + off, &call);
+		len = arch_call(img->arch, b + off, size - off, addr + off, &call);
 		if (!len || !call_goes_to(img, (struct location){ sec, off }, &call, w)) {
 			len = step;	/* not a call: try the next instruction start */
 			continue;

@@ -54,21 +54,6 @@ void *scan_alloc(struct image *img, size_t count, size_t size)
 	return a->data;
 }
 
-uint64_t load_le(const uint8_t *p, unsigned size)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = size; i-- > 0;)
-		v = v << 8 | p[i];
-	return v;
-}
-
-void store_le(uint8_t *p, unsigned size, uint64_t v)
-{
-	for (unsigned i = 0; i < size; i++, v >>= 8)
-		p[i] = (uint8_t)v;
-}
-
 /* libelf reads a file whose section headers or contents run past its end
  * as if they were not there; a truncated or corrupt file must be an error. */
 static void check_in_file(struct image *img, const struct section *s, uint64_t filesize)
@@ -283,7 +268,7 @@ static void image_init(struct image *img)
 	if (!img->arch)
 		scan_fail(img, "unsupported machine %u for ELF class %u",
 			  img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
-	img->ptr_size = img->eh.e_ident[EI_CLASS] == ELFCLASS64 ? 8 : 4;
+	img->ptr_size = img->arch->enc->record_size;
 	if (img->eh.e_type != ET_REL && img->eh.e_type != ET_EXEC && img->eh.e_type != ET_DYN)
 		scan_fail(img, "unsupported ELF type %u", img->eh.e_type);
 	img->relocatable = img->eh.e_type == ET_REL;
@@ -753,9 +738,9 @@ static void apply_reloc(struct image *img, struct record *recs, const struct slo
 
 	if (type == 0)	/* R_*_NONE: a record pfe-scan sort zeroed */
 		return;
-	if (img->relocatable && type == img->arch->abs_reloc)
+	if (img->relocatable && type == img->arch->enc->abs_reloc)
 		resolve_object_record(img, rec, s);
-	else if (!img->relocatable && type == img->arch->relative_reloc) {
+	else if (!img->relocatable && type == img->arch->enc->relative_reloc) {
 		if (s->is_rela)	/* REL keeps the link-time address in place */
 			rec->value = (uint64_t)s->rela.r_addend;
 	}
