@@ -46,9 +46,12 @@ struct edit {
 static _Atomic uintptr_t window_lo, window_hi;
 /* The sites of the current x86 batch (sorted): an int3 there is ours.
  * The buffer is reused; when it grows the old one is never freed (a
- * late trap may still read it). */
+ * late trap may still read it).  trap_gen counts its changes, odd while
+ * one is under way: on_trap trusts a lookup only when the count was even
+ * and the same before and after it. */
 static struct edit *_Atomic trap_sites;
 static _Atomic size_t trap_nsites;
+static _Atomic unsigned trap_gen;
 static size_t trap_capacity;
 static int membarrier_cmd;
 static struct sigaction old_segv, old_trap;
@@ -123,34 +126,54 @@ static void on_segv(int sig, siginfo_t *si, void *uc)
 	chain(&old_segv, sig, si, uc);
 }
 
-/* x86: an int3 of the protocol: go on after the site (the call of this
- * one entry is not made while it is being patched). */
-static void on_trap(int sig, siginfo_t *si, void *uc)
+/* The published site at AT: its length, or 0.  The count is read first:
+ * a buffer that grew is stored before any count larger than the old
+ * buffer, so the count never exceeds the buffer read after it. */
+static size_t trap_site_len(uintptr_t at)
 {
-	uintptr_t *pc = context_pc(uc), at = *pc - 1;
-	struct edit *sites = atomic_load(&trap_sites);
 	size_t lo = 0, hi = atomic_load(&trap_nsites);
+	struct edit *sites = atomic_load(&trap_sites);
 
 	while (sites && lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (sites[mid].at == at) {
-			*pc = at + sites[mid].len;
-			PFE_COUNT(trap_hits, 1);
-			return;
-		}
+		if (sites[mid].at == at)
+			return sites[mid].len;
 		if (sites[mid].at < at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	/* An int3 of an earlier batch (its thread was slow to take the
-	 * trap): the site is whole again, run it. */
-	if (*(volatile uint8_t *)at != pfe__arch->trap_byte) {
+	return 0;
+}
+
+/* x86: an int3 of the protocol: go on after the site (the call of this
+ * one entry is not made while it is being patched).  An int3 no published
+ * site explains is ours all the same when the sites changed meanwhile (a
+ * thread slow to take its trap while the next batch is published): the
+ * lookup and the byte are read again until both were read under one even
+ * trap_gen. */
+static void on_trap(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t *pc = context_pc(uc), at = *pc - 1;
+	unsigned gen;
+	size_t len;
+	uint8_t byte;
+
+	do {
+		gen = atomic_load(&trap_gen);
+		len = trap_site_len(at);
+		byte = *(volatile uint8_t *)at;
+	} while ((gen & 1) || atomic_load(&trap_gen) != gen);
+	if (len) {
+		*pc = at + len;
+		PFE_COUNT(trap_hits, 1);
+	} else if (byte != pfe__arch->trap_byte) {
+		/* An int3 of an earlier batch: the site is whole again. */
 		*pc = at;
-		return;
+	} else {
+		chain(&old_trap, sig, si, uc);
 	}
-	chain(&old_trap, sig, si, uc);
 }
 
 static int install(int sig, void (*fn)(int, siginfo_t *, void *), struct sigaction *old)
@@ -357,7 +380,7 @@ static void toggle_edit(const struct pfe_func *f, bool enable, int part, struct 
 	}
 }
 
-/* Room for N trap sites. */
+/* Room for N trap sites (trap_gen odd). */
 static bool trap_sites_room(size_t n)
 {
 	struct edit *grown;
@@ -373,13 +396,29 @@ static bool trap_sites_room(size_t n)
 	return true;
 }
 
+/* The M SITES of a batch, for on_trap, before any int3 is written. */
+static bool publish_trap_sites(const struct edit *sites, size_t m)
+{
+	bool ok;
+
+	atomic_fetch_add(&trap_gen, 1);
+	ok = trap_sites_room(m);
+	if (ok) {
+		atomic_store(&trap_nsites, 0);
+		memcpy(atomic_load(&trap_sites), sites, m * sizeof *sites);
+		atomic_store(&trap_nsites, m);
+	}
+	atomic_fetch_add(&trap_gen, 1);
+	return ok;
+}
+
 int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 {
 	int parts = pfe__arch->trap_byte ? 3 : 1, err = 0;
 	struct edit *e = calloc(n + 1, sizeof *e), *sites = calloc(n + 1, sizeof *sites);
 	size_t m = 0;
 
-	if (!e || !sites || (parts == 3 && !trap_sites_room(n))) {
+	if (!e || !sites) {
 		free(e);
 		free(sites);
 		return PFE_ENOMEM;
@@ -389,10 +428,10 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 			sites[m++] = (struct edit){ .at = fs[i]->pos + fs[i]->patch->toggle_off,
 						    .len = fs[i]->patch->toggle_len };
 	sort_edits(sites, m);
-	if (parts == 3) {
-		atomic_store(&trap_nsites, 0);
-		memcpy(atomic_load(&trap_sites), sites, m * sizeof *sites);
-		atomic_store(&trap_nsites, m);
+	if (parts == 3 && !publish_trap_sites(sites, m)) {
+		free(e);
+		free(sites);
+		return PFE_ENOMEM;
 	}
 	PFE_COUNT(batches, m > 0);
 	for (int part = parts == 3 ? 0 : -1; m && part < (parts == 3 ? 3 : 0) && !err; part++) {
