@@ -15,6 +15,9 @@
 #   timeout         a launcher that never returns: the program runs fail
 #   probe           a compiler of GCC 8+ that refuses the native option:
 #                   run-suite.sh stops and says why
+#   sid-reclone     a tree deleted and cloned anew at the same path (as CI
+#                   does): sid-run must show the new tree in the chroot, not
+#                   the deleted one its old mount still holds
 #
 # CC (default gcc-12) is the real compiler the cases build with.  Results go
 # to build/check/harness as a DejaGnu-style pfe.sum, so check-matrix.sh
@@ -150,6 +153,32 @@ else
 	printf '%s\n' "$r" | sed 's/^/    /'
 fi
 rm -rf build/check/harness-stale build/check/harness-unfinished build/check/harness-probe
+
+# sid-reclone: a tree outside /tmp and outside this tree (both are mounted
+# in the chroot already), entered, then deleted and made again.
+sid=${PFE_SID_ROOT:-/var/lib/pfe/sid}
+t=/var/tmp/pfe-harness-sid
+reclone() { # reclone WORD: the tree at $t anew, its file mark saying WORD
+	rm -rf "$t" && mkdir -p "$t/scripts" && cp scripts/sid-run "$t/scripts/" && echo "$1" > "$t/mark"
+}
+if [ -x "$sid/bin/sh" ]; then
+	reclone old
+	(cd "$t" && scripts/sid-run cat mark) > /dev/null 2>&1
+	reclone new
+	r=$(cd "$t" && scripts/sid-run sh -c 'pwd -P && cat mark' 2>&1)
+	if [ "$r" = "$t
+new" ]; then
+		result PASS "harness: sid-run in a tree cloned anew at the same path sees the new tree"
+	else
+		result FAIL "harness: sid-run in a tree cloned anew at the same path sees the new tree"
+		printf '%s\n' "$r" | sed 's/^/    /'
+	fi
+	! mountpoint -q "$sid$t" || umount -l "$sid$t"
+	rm -rf "$t"
+	rmdir "$sid$t" 2>/dev/null || :
+else
+	result FAIL "harness: sid-run in a tree cloned anew (no sid chroot at $sid)"
+fi
 
 printf '\n\t\t=== pfe Summary ===\n\n# of expected passes\t\t%s\n' "$passes" >> "$sum"
 [ "$fails" -eq 0 ] || printf '# of unexpected failures\t%s\n' "$fails" >> "$sum"
