@@ -282,52 +282,61 @@ void *pfe_func_addr(const struct pfe_func *f)
 
 /* ---- state changes ---- */
 
-static int attach_locked(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exit, void *data)
+/* A handler's attachment: immutable, never freed, so that one can serve
+ * many functions (pfe_attach_all: a call touches one, hot in the cache). */
+static struct pfe_attachment *new_attachment(pfe_entry_handler entry, pfe_exit_handler exit, void *data)
 {
-	struct pfe_attachment *a;
+	struct pfe_attachment *a = malloc(sizeof *a);
 
+	if (a) {
+		a->entry = entry;
+		a->exit = exit;
+		a->data = data;
+	}
+	return a;
+}
+
+static int attach_locked(struct pfe_func *f, struct pfe_attachment *a)
+{
 	if (!f->patch)
 		return PFE_ELAYOUT;
-	a = malloc(sizeof *a);
-	if (!a)
-		return PFE_ENOMEM;
-	a->entry = entry;
-	a->exit = exit;
-	a->data = data;
 	atomic_store_explicit(&f->att, a, memory_order_release);
 	return 0;
 }
 
 int pfe_attach(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exit, void *data)
 {
+	struct pfe_attachment *a;
 	int err;
 
 	if (!f || (!entry && !exit))
 		return PFE_EINVAL;
+	if (!f->patch)
+		return PFE_ELAYOUT;
+	if (!(a = new_attachment(entry, exit, data)))
+		return PFE_ENOMEM;
 	pthread_mutex_lock(&pfe__lock);
-	err = attach_locked(f, entry, exit, data);
+	err = attach_locked(f, a);
 	pthread_mutex_unlock(&pfe__lock);
 	return err;
 }
 
 int pfe_attach_all(pfe_entry_handler entry, pfe_exit_handler exit, void *data, size_t *attached)
 {
+	struct pfe_attachment *a;
 	size_t n = 0;
-	int err = 0;
 
 	if (!entry && !exit)
 		return PFE_EINVAL;
+	if (!(a = new_attachment(entry, exit, data)))
+		return PFE_ENOMEM;
 	pthread_mutex_lock(&pfe__lock);
-	for (struct pfe_func *f = pfe_next(NULL); f && err != PFE_ENOMEM; f = pfe_next(f)) {
-		if (!f->patch)
-			continue;
-		err = attach_locked(f, entry, exit, data);
-		n += err == 0;
-	}
+	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f))
+		n += attach_locked(f, a) == 0;
 	pthread_mutex_unlock(&pfe__lock);
 	if (attached)
 		*attached = n;
-	return err == PFE_ENOMEM ? err : 0;
+	return 0;
 }
 
 /* FS must all be patchable (and attached, to enable). */

@@ -29,17 +29,19 @@ struct pending_exit {
 static _Thread_local struct pending_exit exits[EXIT_DEPTH];
 static _Thread_local unsigned nexits;
 
+/* A binary search of the object's keys: they are one array apart from
+ * the functions, so a search in a large object reads a few cache lines,
+ * not a function's struct at every step. */
 static struct pfe_func *lookup_in(const struct pfe_object *o, uintptr_t key)
 {
 	size_t lo = 0, hi = o->nkeys;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		struct pfe_func *f = o->by_key[mid];
 
-		if (f->key == key)
-			return f;
-		if (f->key < key)
+		if (o->keys[mid] == key)
+			return o->by_key[mid];
+		if (o->keys[mid] < key)
 			lo = mid + 1;
 		else
 			hi = mid;

@@ -37,7 +37,8 @@
 #define HIDDEN __attribute__((visibility("hidden")))
 
 /* The handler of a function, replaced whole, never freed (a thread may
- * still be reading one it loaded). */
+ * still be reading one it loaded); pfe_attach_all gives every function
+ * the same one. */
 struct pfe_attachment {
 	pfe_entry_handler entry;
 	pfe_exit_handler exit;
@@ -46,8 +47,10 @@ struct pfe_attachment {
 
 struct pfe_object;
 
+/* What dispatch reads comes first: in one cache line. */
 struct pfe_func {
 	uintptr_t addr;			/* the entry label */
+	_Atomic(struct pfe_attachment *) att;
 	const char *name;		/* NULL: no symbol */
 	struct pfe_object *obj;
 	uintptr_t entry_record;		/* the first NOP, 0 if none */
@@ -62,7 +65,6 @@ struct pfe_func {
 	enum pfe_dispatch dispatch;
 	const char *why;		/* why it cannot be patched */
 	bool enabled;
-	_Atomic(struct pfe_attachment *) att;
 };
 
 struct pfe_object {
@@ -74,7 +76,8 @@ struct pfe_object {
 	int prot;			/* their protection (PROT_READ|PROT_EXEC) */
 	struct pfe_func *funcs;		/* by address */
 	size_t nfuncs;
-	struct pfe_func **by_key;	/* patchable ones, by key (dispatch) */
+	uintptr_t *keys;		/* their keys, sorted: the lookup's array */
+	struct pfe_func **by_key;	/* the function of each key */
 	size_t nkeys;
 	uintptr_t veneers;		/* the veneer page, 0 if none */
 };

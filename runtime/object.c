@@ -266,6 +266,10 @@ static size_t fentry_call_len(const uint8_t *c, size_t avail, uintptr_t pc)
 	return 0;
 }
 
+/* PFE_DEBUG=lookup: every function dispatched by lookup, its ops slot
+ * unused (what the slot saves, measured on one program: make bench). */
+static bool lookup_only;
+
 /* Where and how F is patched: its fentry call (or NOP form) if it has one,
  * else the NOPs after its landing pad; the ops slot when 8 zero bytes
  * precede the 8-aligned entry at or after PREV_END (the end of what comes
@@ -309,7 +313,7 @@ static void classify(struct pfe_object *o, struct pfe_func *f, uintptr_t prev_en
 	f->why = NULL;
 	f->key = f->pos + f->patch->ret_off;
 	f->dispatch = PFE_DISPATCH_LOOKUP;
-	if (f->addr % 8 == 0 && f->pre == 0 && f->addr - 8 >= prev_end && f->addr - 8 >= o->lo &&
+	if (!lookup_only && f->addr % 8 == 0 && f->pre == 0 && f->addr - 8 >= prev_end && f->addr - 8 >= o->lo &&
 	    *(const uint64_t *)(f->addr - 8) == 0 &&
 	    (((f->key - PFE_SLOT_BIAS) & ~(uintptr_t)7) - 8) == f->addr - 8) {
 		f->slot = f->addr - 8;
@@ -390,6 +394,11 @@ static int index_keys(struct pfe_object *o)
 		if (o->funcs[i].patch)
 			o->by_key[o->nkeys++] = &o->funcs[i];
 	qsort(o->by_key, o->nkeys, sizeof *o->by_key, by_key);
+	o->keys = calloc(o->nkeys ? o->nkeys : 1, sizeof *o->keys);
+	if (!o->keys)
+		return PFE_ENOMEM;
+	for (size_t i = 0; i < o->nkeys; i++)
+		o->keys[i] = o->by_key[i]->key;
 	return 0;
 }
 
@@ -422,6 +431,7 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 
 	if (!o)
 		return PFE_ENOMEM;
+	lookup_only = pfe__debug("lookup", NULL);
 	o->path = strdup(id->is_main ? "/proc/self/exe" : id->name);
 	o->base = id->base;
 	o->phdr = id->phdr;

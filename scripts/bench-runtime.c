@@ -8,6 +8,10 @@
  *   bench-runtime patch            ms to patch and to unpatch every
  *                                  function (linked with the ten
  *                                  -DBENCH_PART=K objects: 100000)
+ *   bench-runtime spread off|on    ns per call when the calls go to the
+ *                                  100000 functions in a shuffled order,
+ *                                  every handler off or on (an empty one),
+ *                                  as a tracer of a large program sees them
  *
  * Built with -DBENCH_PFE (links libpfe) or -DBENCH_XRAY (Clang's XRay
  * runtime), or neither (no instrumentation: only "calls off").  Prints
@@ -33,14 +37,24 @@
 /* -DBENCH_PART=K (1 to 10): this file is only 10000 functions,
  * bench_fK0000 to bench_fK9999; ten of them make the 100000-function
  * program (one unit of 100000 would take gas minutes: each function's
- * record is a section of its own). */
+ * record is a section of its own).  The main unit built with -DBENCH_MANY
+ * has their table.  X10000(G, K) is G(n) for those 10000 n. */
+#define X10(G, n) G(n##0) G(n##1) G(n##2) G(n##3) G(n##4) G(n##5) G(n##6) G(n##7) G(n##8) G(n##9)
+#define X100(G, n) X10(G, n##0) X10(G, n##1) X10(G, n##2) X10(G, n##3) X10(G, n##4) \
+	X10(G, n##5) X10(G, n##6) X10(G, n##7) X10(G, n##8) X10(G, n##9)
+#define X1000(G, n) X100(G, n##0) X100(G, n##1) X100(G, n##2) X100(G, n##3) X100(G, n##4) \
+	X100(G, n##5) X100(G, n##6) X100(G, n##7) X100(G, n##8) X100(G, n##9)
+#define X10000(G, n) X1000(G, n##0) X1000(G, n##1) X1000(G, n##2) X1000(G, n##3) X1000(G, n##4) \
+	X1000(G, n##5) X1000(G, n##6) X1000(G, n##7) X1000(G, n##8) X1000(G, n##9)
+#define X_ALL(G) X10000(G, 1) X10000(G, 2) X10000(G, 3) X10000(G, 4) X10000(G, 5) \
+	X10000(G, 6) X10000(G, 7) X10000(G, 8) X10000(G, 9) X10000(G, 10)
+#define DEFINE(n) NOINLINE int bench_f##n(int x) { return x + n; }
+#define DECLARE(n) int bench_f##n(int);
+#define ADDRESS(n) bench_f##n,
+#define NMANY 100000
+
 #ifdef BENCH_PART
-#define F(n) NOINLINE int bench_f##n(int x) { return x + n; }
-#define F10(n) F(n##0) F(n##1) F(n##2) F(n##3) F(n##4) F(n##5) F(n##6) F(n##7) F(n##8) F(n##9)
-#define F100(n) F10(n##0) F10(n##1) F10(n##2) F10(n##3) F10(n##4) F10(n##5) F10(n##6) F10(n##7) F10(n##8) F10(n##9)
-#define F1000(n) F100(n##0) F100(n##1) F100(n##2) F100(n##3) F100(n##4) F100(n##5) F100(n##6) F100(n##7) F100(n##8) F100(n##9)
-#define F10000(n) F1000(n##0) F1000(n##1) F1000(n##2) F1000(n##3) F1000(n##4) F1000(n##5) F1000(n##6) F1000(n##7) F1000(n##8) F1000(n##9)
-#define PART(k) F10000(k)
+#define PART(k) X10000(DEFINE, k)
 PART(BENCH_PART)
 #else
 NOINLINE int bench_leaf(int x)
@@ -112,6 +126,61 @@ static double per_call(void)
 	return best;
 }
 
+#ifdef BENCH_MANY
+X_ALL(DECLARE)
+static int (*const many[NMANY])(int) = { X_ALL(ADDRESS) };
+
+/* Ns per call of the 100000 functions called in a shuffled order (the
+ * same every run), the fastest of 7 rounds of 5 passes. */
+static double per_call_spread(void)
+{
+	static unsigned order[NMANY];
+	unsigned seed = 12345;
+	double best = 1e9;
+
+	for (unsigned i = 0; i < NMANY; i++)
+		order[i] = i;
+	for (unsigned i = NMANY - 1; i > 0; i--) {
+		unsigned j, t;
+
+		seed = seed * 1103515245u + 12345u;
+		j = (seed >> 8) % (i + 1);
+		t = order[i], order[i] = order[j], order[j] = t;
+	}
+	for (int round = 0; round < 7; round++) {
+		double t = now();
+		int s = 0;
+
+		for (int pass = 0; pass < 5; pass++)
+			for (unsigned i = 0; i < NMANY; i++)
+				s += many[order[i]](i);
+		t = now() - t;
+		if (s == 42)
+			puts("");
+		if (t / (5.0 * NMANY) * 1e9 < best)
+			best = t / (5.0 * NMANY) * 1e9;
+	}
+	return best;
+}
+
+/* Every function patched, with the empty handler. */
+static int all_on(void)
+{
+#if defined(BENCH_PFE)
+	size_t n;
+
+	if (pfe_attach_all(empty, NULL, NULL, &n) != 0)
+		return 1;
+	return pfe_enable_all() != 0;
+#elif defined(BENCH_XRAY)
+	__xray_set_handler(empty);
+	return __xray_patch() != XRayPatchingStatus::SUCCESS;
+#else
+	return 1;
+#endif
+}
+#endif
+
 static int patch_times(void)
 {
 	double t0, t1, t2;
@@ -148,16 +217,26 @@ static int patch_times(void)
 	return 0;
 }
 
+/* "calls MODE" and "spread MODE": ON enables the handler(s) on WHAT when
+ * MODE is "on"; PER measures. */
+static int measure(const char *mode, int (*on)(void), const char *what, double (*per)(void))
+{
+	if (strcmp(mode, "on") == 0 && on() != 0) {
+		fprintf(stderr, "bench-runtime: main: cannot enable a handler on %s\n", what);
+		return 1;
+	}
+	printf("ns_per_call %.3f\n", per());
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc == 3 && strcmp(argv[1], "calls") == 0) {
-		if (strcmp(argv[2], "on") == 0 && handler_on() != 0) {
-			fprintf(stderr, "bench-runtime: main: cannot enable a handler on bench_leaf\n");
-			return 1;
-		}
-		printf("ns_per_call %.3f\n", per_call());
-		return 0;
-	}
+	if (argc == 3 && strcmp(argv[1], "calls") == 0)
+		return measure(argv[2], handler_on, "bench_leaf", per_call);
+#ifdef BENCH_MANY
+	if (argc == 3 && strcmp(argv[1], "spread") == 0)
+		return measure(argv[2], all_on, "every function", per_call_spread);
+#endif
 	if (argc == 2 && strcmp(argv[1], "patch") == 0) {
 		if (patch_times() != 0) {
 			fprintf(stderr, "bench-runtime: patch_times: patching failed\n");
@@ -165,7 +244,7 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: bench-runtime calls off|on, bench-runtime patch\n");
+	fprintf(stderr, "usage: bench-runtime calls off|on, bench-runtime patch, bench-runtime spread off|on\n");
 	return 2;
 }
 #endif /* BENCH_PART */

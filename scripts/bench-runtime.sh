@@ -5,7 +5,11 @@
 #   disabled   ns per call: no instrumentation, pfe's NOP forms (fentry-nop
 #              with the ops slot; entry=5 NOPs), XRay's sleds (Clang 16)
 #   enabled    ns per call with an empty handler: pfe ops-slot dispatch,
-#              pfe lookup dispatch, XRay
+#              pfe lookup dispatch, XRay; once calling one function of a
+#              small program over and over (all in the caches), once
+#              calling the 100000 functions of a large one in a shuffled
+#              order (what a tracer of a large program meets); lookup is
+#              the same program with PFE_DEBUG=lookup (the slots unused)
 #   patch      ms to patch and unpatch 100000 functions: pfe, XRay
 #   soak       the 8-thread soak of pfe.runtime for 10 s (make check runs 1 s)
 # with the ratios.  The fastest of 7 rounds of each; noisy on a busy machine.
@@ -46,8 +50,8 @@ parts() {
 }
 parts pfe-part $cc -O1 $pfe -fplugin-arg-pfe-ops-slot "$src"
 parts xray-part clang++-16 -O1 $xray "$src"
-build pfe-many $cc -O1 $pfe -fplugin-arg-pfe-ops-slot "$src" pfe-part-*.o $lib
-build xray-many clang++-16 -O1 $xray "$src" -x none xray-part-*.o
+build pfe-many $cc -O1 $pfe -fplugin-arg-pfe-ops-slot -DBENCH_MANY "$src" pfe-part-*.o $lib
+build xray-many clang++-16 -O1 $xray -DBENCH_MANY "$src" -x none xray-part-*.o
 build soak $cc -O2 $pfe -I$top/runtime "$top/testsuite/pfe.runtime/rt-soak.c" $rt/libpfe.so -Wl,-rpath,$rt -lpthread
 
 # value KEY PROGRAM ARGS...: the number after KEY in PROGRAM's output.
@@ -73,6 +77,15 @@ echo "  disabled: $cc plain $plain; pfe fentry-nop+slot $slot_off ($(ratio "$slo
 echo "            clang-16 plain $cplain; XRay sleds $xray_off ($(ratio "$xray_off" "$cplain"))"
 echo "  enabled, empty handler: pfe ops slot $slot_on, pfe lookup $lookup_on, XRay $xray_on"
 echo "            ops slot / XRay $(ratio "$slot_on" "$xray_on"); lookup / ops slot $(ratio "$lookup_on" "$slot_on")"
+spread_off=$(value ns_per_call ./pfe-many spread off)
+spread_slot=$(value ns_per_call ./pfe-many spread on)
+spread_lookup=$(value ns_per_call env PFE_DEBUG=lookup ./pfe-many spread on)
+xspread_off=$(value ns_per_call ./xray-many spread off)
+xspread_on=$(value ns_per_call ./xray-many spread on)
+echo "bench-runtime: ns per call, 100000 functions called in a shuffled order (fastest of 7 x 5 x 100000)"
+echo "  disabled: pfe fentry-nop+slot $spread_off; XRay sleds $xspread_off"
+echo "  enabled, empty handler: pfe ops slot $spread_slot, pfe lookup $spread_lookup, XRay $xspread_on"
+echo "            ops slot / XRay $(ratio "$spread_slot" "$xspread_on"); lookup / ops slot $(ratio "$spread_lookup" "$spread_slot")"
 pm=$(./pfe-many patch) || { echo "bench-runtime: pfe-many patch failed: $pm"; exit 1; }
 xm=$(./xray-many patch) || { echo "bench-runtime: xray-many patch failed: $xm"; exit 1; }
 echo "bench-runtime: patching every function"
