@@ -452,49 +452,22 @@ void pfe_get_stats(struct pfe_stats *out)
 
 /* ---- arguments ---- */
 
-/* The register holding integer argument I, or NULL (on the stack). */
+/* The saved register holding integer argument I, or NULL (on the stack). */
 static uint64_t *arg_register(struct pfe_regs *r, unsigned i)
 {
-#if defined(__x86_64__)
-	uint64_t *regs[] = { &r->rdi, &r->rsi, &r->rdx, &r->rcx, &r->r8, &r->r9 };
-
-	return i < 6 ? regs[i] : NULL;
-#elif defined(__aarch64__)
-	return i < 8 ? &r->x[i] : NULL;
-#elif defined(__riscv)
-	return i < 8 ? &r->a[i] : NULL;
-#endif
-}
-
-/* Where stack argument I is: above the return address (x86_64), at the
- * entry's stack pointer (aarch64, riscv). */
-static const uint64_t *stack_arg(const struct pfe_regs *r, unsigned i)
-{
-#if defined(__x86_64__)
-	return (const uint64_t *)r->sp + 1 + (i - 6);
-#else
-	return (const uint64_t *)r->sp + (i - 8);
-#endif
+	return i < PFE_NARG_REGS ? pfe__arg_reg(r, i) : NULL;
 }
 
 uintptr_t pfe_arg(const struct pfe_call *call, unsigned i)
 {
 	uint64_t *reg = arg_register(call->regs, i);
 
-	return reg ? *reg : *stack_arg(call->regs, i);
+	return reg ? *reg : PFE_STACK_ARGS(call->regs)[i - PFE_NARG_REGS];
 }
 
 uintptr_t pfe_retval(const struct pfe_call *call)
 {
-	if (!call->retregs)
-		return 0;
-#if defined(__x86_64__)
-	return call->retregs->rax;
-#elif defined(__aarch64__)
-	return call->retregs->x[0];
-#elif defined(__riscv)
-	return call->retregs->a[0];
-#endif
+	return call->retregs ? PFE_RETVAL(call->retregs) : 0;
 }
 
 int pfe_set_arg(struct pfe_call *call, unsigned i, uintptr_t value)

@@ -62,19 +62,6 @@ struct pfe_func *pfe__lookup_key(uintptr_t key)
 	return NULL;
 }
 
-/* Where the function returns to: the trampoline saved it, and restores
- * it from there. */
-static uintptr_t *return_slot(struct pfe_regs *r)
-{
-#if defined(__x86_64__)
-	return (uintptr_t *)r->sp;
-#elif defined(__aarch64__)
-	return (uintptr_t *)&r->lr;
-#elif defined(__riscv)
-	return (uintptr_t *)&r->ra;
-#endif
-}
-
 void pfe__dispatch(struct pfe_func *f, uintptr_t key, struct pfe_regs *regs)
 {
 	struct pfe_attachment *a;
@@ -94,7 +81,7 @@ void pfe__dispatch(struct pfe_func *f, uintptr_t key, struct pfe_regs *regs)
 	in_handler = 1;
 	call.func = f;
 	call.fn = (void *)f->addr;
-	call.ret = (void *)*return_slot(regs);
+	call.ret = (void *)*PFE_RETURN_SLOT(regs);
 	call.regs = regs;
 	call.retregs = NULL;
 	call.data = a->data;
@@ -104,8 +91,8 @@ void pfe__dispatch(struct pfe_func *f, uintptr_t key, struct pfe_regs *regs)
 	if (a->exit && nexits == EXIT_DEPTH) {
 		PFE_COUNT(exit_skips, 1);
 	} else if (a->exit) {
-		exits[nexits++] = (struct pending_exit){ *return_slot(regs), f, a, call.cookie };
-		*return_slot(regs) = (uintptr_t)pfe__tramp_return;
+		exits[nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), f, a, call.cookie };
+		*PFE_RETURN_SLOT(regs) = (uintptr_t)pfe__tramp_return;
 	}
 	in_handler = 0;
 }

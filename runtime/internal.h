@@ -12,7 +12,8 @@
  *
  * Target facts (bytes, patch sequences, the int3 byte) come only from
  * arch-hooks/encodings.h; what is per target here is the host ABI (the
- * saved registers, the signal context's pc).
+ * saved registers, the signal context's pc), at the end of this file and
+ * nowhere else in the C code.
  *
  * Locking: every change of state (init, rescan, attach, enable...) holds
  * pfe__lock; the dispatch path takes no lock: it reads what is published
@@ -129,14 +130,60 @@ struct pfe_counters {
 extern HIDDEN struct pfe_counters pfe__counters;
 #define PFE_COUNT(name, n) atomic_fetch_add_explicit(&pfe__counters.name, (n), memory_order_relaxed)
 
-/* The ops slot, from the key: ((key - PFE_SLOT_BIAS) & ~7) - 8, as the
- * trampolines compute it (tramp-<target>.S): the patched call's return
- * address minus the call's length is its first byte, which is less than
- * 8 bytes past the 8-aligned entry when the slot serves. */
+/* ---- the host ABI: the one place libpfe's C code is per target ----
+ * (each target's bytes are arch-hooks/encodings.c's; tramp-<target>.S
+ * saves the registers as struct pfe_regs, runtime/pfe.h, lays them out)
+ *
+ *   PFE_SLOT_BIAS        the patched call's length: the ops slot, from the
+ *                        key, is ((key - PFE_SLOT_BIAS) & ~7) - 8, as the
+ *                        trampolines compute it (its first byte is less
+ *                        than 8 bytes past the 8-aligned entry when the
+ *                        slot serves)
+ *   PFE_NARG_REGS        integer argument registers; pfe__arg_reg(R, I)
+ *                        is the saved one, I < PFE_NARG_REGS
+ *   PFE_STACK_ARGS(R)    where the first stack argument is
+ *   PFE_RETVAL(RR)       the integer return value
+ *   PFE_RETURN_SLOT(R)   where the function's return address is saved
+ *   PFE_CONTEXT_PC(MC)   the pc in a signal's mcontext_t (needs
+ *                        _GNU_SOURCE and <ucontext.h>)
+ */
 #if defined(__x86_64__)
 #define PFE_SLOT_BIAS 5
-#else
+#define PFE_NARG_REGS 6
+static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
+{
+	uint64_t *regs[PFE_NARG_REGS] = { &r->rdi, &r->rsi, &r->rdx, &r->rcx, &r->r8, &r->r9 };
+
+	return regs[i];
+}
+#define PFE_STACK_ARGS(r) ((const uint64_t *)(r)->sp + 1)	/* above the return address */
+#define PFE_RETVAL(rr) ((rr)->rax)
+#define PFE_RETURN_SLOT(r) ((uintptr_t *)(r)->sp)
+#define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_RIP])
+#elif defined(__aarch64__)
 #define PFE_SLOT_BIAS 8
+#define PFE_NARG_REGS 8
+static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
+{
+	return &r->x[i];
+}
+#define PFE_STACK_ARGS(r) ((const uint64_t *)(r)->sp)
+#define PFE_RETVAL(rr) ((rr)->x[0])
+#define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->lr)
+#define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->pc)
+#elif defined(__riscv)
+#define PFE_SLOT_BIAS 8
+#define PFE_NARG_REGS 8
+static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
+{
+	return &r->a[i];
+}
+#define PFE_STACK_ARGS(r) ((const uint64_t *)(r)->sp)
+#define PFE_RETVAL(rr) ((rr)->a[0])
+#define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->ra)
+#define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->__gregs[REG_PC])
+#else
+#error "libpfe: no trampolines for this target (x86_64, aarch64, riscv64)"
 #endif
 
 #endif /* PFE_INTERNAL_H */

@@ -61,17 +61,7 @@ static long page_size;
 
 static uintptr_t *context_pc(void *uc)
 {
-	mcontext_t *m = &((ucontext_t *)uc)->uc_mcontext;
-
-#if defined(__x86_64__)
-	return (uintptr_t *)&m->gregs[REG_RIP];
-#elif defined(__aarch64__)
-	return (uintptr_t *)&m->pc;
-#elif defined(__riscv)
-	return (uintptr_t *)&m->__gregs[REG_PC];
-#else
-#error "libpfe: no trampolines for this target"
-#endif
+	return PFE_CONTEXT_PC(&((ucontext_t *)uc)->uc_mcontext);
 }
 
 static void chain(const struct sigaction *old, int sig, siginfo_t *si, void *uc)

@@ -7,7 +7,9 @@
  *     and, when given, PFE_WANT_PRE / PFE_WANT_POST NOP bytes;
  *   - disabled, calls reach no handler; enabled, each call exactly one,
  *     with the function's address, its return address (in main) and its
- *     arguments; a handler changing an argument changes the result;
+ *     arguments (in registers and on the stack: rt_many's ten); a handler
+ *     changing an argument changes the result, and cannot change a stack
+ *     one (PFE_EINVAL);
  *   - a handler calling an instrumented function does not recurse;
  *   - an exit handler sees the return value and the entry's cookie, and
  *     the function still returns where it should;
@@ -33,9 +35,10 @@ __asm__(".text\n.globl __fentry__\n__fentry__:\n\tjr t0\n");
 #endif
 
 static int failures;
-static unsigned long hits[4];
+static unsigned long hits[5];
 static void *seen_fn, *seen_ret;
-static uintptr_t seen_arg0, seen_arg1;
+static uintptr_t seen_arg0, seen_arg1, seen_arg8, seen_arg9;
+static int set_stack_arg;
 
 #define CHECK(cond, ...) \
 	do { \
@@ -50,11 +53,18 @@ NOINLINE long rt_add(long a, long b) { return a + b; }
 NOINLINE long rt_mul(long a, long b) { return a * b; }
 NOINLINE double rt_mix(long a, double x, long b, double y) { return (double)a * x + (double)b * y; }
 NOINLINE long rt_inner(long a) { return a + 1000; }
+/* Ten arguments: the last ones on the stack on every target.  Each
+ * weighted by its place, so that a wrong one shows. */
+NOINLINE long rt_many(long a0, long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8, long a9)
+{
+	return a0 + 2 * a1 + 3 * a2 + 4 * a3 + 5 * a4 + 6 * a5 + 7 * a6 + 8 * a7 + 9 * a8 + 10 * a9;
+}
 
 static long (*volatile p_add)(long, long) = rt_add;
 static long (*volatile p_mul)(long, long) = rt_mul;
 static double (*volatile p_mix)(long, double, long, double) = rt_mix;
 static long (*volatile p_inner)(long) = rt_inner;
+static long (*volatile p_many)(long, long, long, long, long, long, long, long, long, long) = rt_many;
 
 static void on_entry(struct pfe_call *c)
 {
@@ -70,6 +80,12 @@ static void on_entry(struct pfe_call *c)
 		CHECK(p_inner(1) == 1001, "rt_inner from a handler");
 	if (idx == 1 && seen_arg0 == 7)
 		pfe_set_arg(c, 0, 8);
+	if (idx == 4) {
+		seen_arg8 = pfe_arg(c, 8);
+		seen_arg9 = pfe_arg(c, 9);
+		set_stack_arg = pfe_set_arg(c, 9, 0);
+		pfe_set_arg(c, 5, 50);	/* a register on every target */
+	}
 	c->cookie = 1234 + idx;
 }
 
@@ -132,10 +148,11 @@ int main(void)
 {
 	struct pfe_func *fs[3] = { check_found("rt_add"), check_found("rt_mul"), check_found("rt_mix") };
 	struct pfe_func *inner = check_found("rt_inner");
+	struct pfe_func *many = check_found("rt_many");
 	struct pfe_stats st;
 	long rounds = 1000;
 
-	if (!fs[0] || !fs[1] || !fs[2] || !inner)
+	if (!fs[0] || !fs[1] || !fs[2] || !inner || !many)
 		return 1;
 	for (int i = 0; i < 3; i++)
 		CHECK(pfe_attach(fs[i], on_entry, NULL, (void *)(uintptr_t)i) == 0, "attach %d", i);
@@ -168,6 +185,15 @@ int main(void)
 	CHECK(seen_ret != NULL && seen_fn == (void *)rt_add, "rt_add's handler saw fn %p ret %p", seen_fn, seen_ret);
 	/* A handler may change an argument. */
 	CHECK(p_mul(7, 5) == 40, "rt_mul(7, 5) with arg 0 changed to 8: %ld", p_mul(7, 5));
+	/* Stack arguments: read, not written; a register one written. */
+	CHECK(pfe_attach(many, on_entry, NULL, (void *)(uintptr_t)4) == 0 && pfe_enable(many) == 0, "enable rt_many");
+	long sum = p_many(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+	CHECK(hits[4] == 1 && seen_arg0 == 0 && seen_arg1 == 1 && seen_arg8 == 8 && seen_arg9 == 9,
+	      "rt_many: %lu handler calls, arguments 0, 1, 8, 9 seen as %lu %lu %lu %lu", hits[4],
+	      (unsigned long)seen_arg0, (unsigned long)seen_arg1, (unsigned long)seen_arg8, (unsigned long)seen_arg9);
+	CHECK(set_stack_arg == PFE_EINVAL, "pfe_set_arg of a stack argument: %s", pfe_strerror(set_stack_arg));
+	CHECK(sum == 330 - 6 * 5 + 6 * 50, "rt_many with argument 5 changed to 50: %ld", sum);
+	CHECK(pfe_detach(many) == 0, "detach rt_many");
 	/* Recursion: rt_inner's handler is entered from rt_inner only when
 	 * no handler runs; from rt_mix's... rt_inner called in a handler. */
 	CHECK(pfe_enable(inner) == 0, "enable rt_inner");
@@ -185,7 +211,7 @@ int main(void)
 	CHECK(pfe_disable_many(fs, 3) == 0 && pfe_detach(inner) == 0, "disable");
 	memset(hits, 0, sizeof hits);
 	run_calls(rounds, 0);
-	CHECK(hits[0] + hits[1] + hits[2] + hits[3] == 0, "handlers called after disable");
+	CHECK(hits[0] + hits[1] + hits[2] + hits[3] + hits[4] == 0, "handlers called after disable");
 	CHECK(pfe_detach_all() == 0, "detach all");
 	CHECK(pfe_enable(fs[0]) == PFE_ENOHANDLER, "enable without a handler: %s", pfe_strerror(pfe_enable(fs[0])));
 	pfe_get_stats(&st);
