@@ -240,12 +240,36 @@ struct pfe_func *pfe_find(const char *name)
 	return NULL;
 }
 
+/* A binary search of each live object's functions (sorted by address):
+ * a handler may ask for its function on every call (pfe_call_func). */
 struct pfe_func *pfe_find_addr(const void *fn)
 {
-	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f))
-		if (f->addr == (uintptr_t)fn)
-			return f;
+	size_t n = atomic_load_explicit(&pfe__nobjects, memory_order_acquire);
+	uintptr_t addr = (uintptr_t)fn;
+
+	for (size_t i = 0; i < n; i++) {
+		struct pfe_object *o = pfe__objects[i];
+		size_t lo = 0, hi = o->nfuncs;
+
+		if (atomic_load_explicit(&o->dead, memory_order_relaxed) || addr < o->lo || addr >= o->hi)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (o->funcs[mid].addr == addr)
+				return &o->funcs[mid];
+			if (o->funcs[mid].addr < addr)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
 	return NULL;
+}
+
+struct pfe_func *pfe_call_func(const struct pfe_call *call)
+{
+	return call->func ? call->func : pfe_find_addr(call->fn);
 }
 
 int pfe_func_info(const struct pfe_func *f, struct pfe_info *out)
@@ -282,6 +306,30 @@ void *pfe_func_addr(const struct pfe_func *f)
 
 /* ---- state changes ---- */
 
+/* The attached patchable functions (the lock held): an array to free,
+ * NULL when out of memory. */
+static struct pfe_func **attached_funcs(size_t *n)
+{
+	size_t cap = 64;
+	struct pfe_func **fs = malloc(cap * sizeof *fs);
+
+	*n = 0;
+	for (struct pfe_func *f = pfe_next(NULL); f && fs; f = pfe_next(f)) {
+		if (!f->patch || !atomic_load(&f->att))
+			continue;
+		if (*n == cap) {
+			struct pfe_func **grown = realloc(fs, (cap *= 2) * sizeof *fs);
+
+			if (!grown)
+				free(fs);
+			fs = grown;
+		}
+		if (fs)
+			fs[(*n)++] = f;
+	}
+	return fs;
+}
+
 /* A handler's attachment: immutable, never freed, so that one can serve
  * many functions (pfe_attach_all: a call touches one, hot in the cache). */
 static struct pfe_attachment *new_attachment(pfe_entry_handler entry, pfe_exit_handler exit, void *data)
@@ -317,6 +365,8 @@ int pfe_attach(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exi
 		return PFE_ENOMEM;
 	pthread_mutex_lock(&pfe__lock);
 	err = attach_locked(f, a);
+	if (!err)
+		err = pfe__set_slots(&f, 1);
 	pthread_mutex_unlock(&pfe__lock);
 	return err;
 }
@@ -324,19 +374,25 @@ int pfe_attach(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exi
 int pfe_attach_all(pfe_entry_handler entry, pfe_exit_handler exit, void *data, size_t *attached)
 {
 	struct pfe_attachment *a;
-	size_t n = 0;
+	struct pfe_func **fs;
+	size_t n = 0, nfs;
+	int err;
 
 	if (!entry && !exit)
 		return PFE_EINVAL;
 	if (!(a = new_attachment(entry, exit, data)))
 		return PFE_ENOMEM;
+
 	pthread_mutex_lock(&pfe__lock);
 	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f))
 		n += attach_locked(f, a) == 0;
+	fs = attached_funcs(&nfs);
+	err = !fs ? PFE_ENOMEM : pfe__set_slots(fs, nfs);
 	pthread_mutex_unlock(&pfe__lock);
+	free(fs);
 	if (attached)
 		*attached = n;
-	return 0;
+	return err;
 }
 
 /* FS must all be patchable (and attached, to enable). */
@@ -388,30 +444,15 @@ int pfe_detach(struct pfe_func *f)
 	return err;
 }
 
-/* Every patchable function, attached ones only when ATTACHED_ONLY. */
 static int toggle_all(bool enable, bool detach)
 {
-	size_t n = 0, cap = 0;
-	struct pfe_func **fs = NULL;
+	size_t n;
+	struct pfe_func **fs;
 	int err;
 
 	pthread_mutex_lock(&pfe__lock);
-	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f)) {
-		if (!f->patch || !atomic_load(&f->att))
-			continue;
-		if (n == cap) {
-			struct pfe_func **grown = realloc(fs, (cap = cap * 2 + 64) * sizeof *fs);
-
-			if (!grown) {
-				pthread_mutex_unlock(&pfe__lock);
-				free(fs);
-				return PFE_ENOMEM;
-			}
-			fs = grown;
-		}
-		fs[n++] = f;
-	}
-	err = n ? pfe__toggle(fs, n, enable) : 0;
+	fs = attached_funcs(&n);
+	err = !fs ? PFE_ENOMEM : n ? pfe__toggle(fs, n, enable) : 0;
 	for (size_t i = 0; i < n && detach && !err; i++)
 		atomic_store_explicit(&fs[i]->att, NULL, memory_order_release);
 	pthread_mutex_unlock(&pfe__lock);

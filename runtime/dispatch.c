@@ -1,7 +1,10 @@
 /* dispatch.c: what the trampolines (tramp-<target>.S) call: find the
- * function (given by its ops slot, or looked up from the patched call's
- * return address), and call its handler unless this thread is already in
- * one (the recursion guard: a handler may call instrumented functions).
+ * handler (what the function's ops slot holds, or looked up from the
+ * patched call's return address), and call it unless this thread is
+ * already in one (the recursion guard: a handler may call instrumented
+ * functions).  Through the slot nothing of the function's own is read
+ * but the slot, next to its code (arm64's CALL_OPS): the handler gets the
+ * function's address, and pfe_call_func looks the function up if asked.
  * With an exit handler, the function's return address is replaced by
  * pfe__tramp_return and kept on a per-thread stack; pfe__exit pops it.
  * No locks: it reads what api.c publishes with release stores.
@@ -22,7 +25,8 @@ static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned in_hand
 #define EXIT_DEPTH 256
 struct pending_exit {
 	uintptr_t ret;
-	struct pfe_func *func;
+	uintptr_t fn;
+	struct pfe_func *func;		/* NULL: dispatched through the slot */
 	struct pfe_attachment *att;
 	uint64_t cookie;
 };
@@ -62,25 +66,33 @@ struct pfe_func *pfe__lookup_key(uintptr_t key)
 	return NULL;
 }
 
-void pfe__dispatch(struct pfe_func *f, uintptr_t key, struct pfe_regs *regs)
+void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
 {
-	struct pfe_attachment *a;
+	struct pfe_func *f = NULL;
 	struct pfe_call call;
+	uintptr_t fn;
 
-	if (!f && !(f = pfe__lookup_key(key))) {
-		PFE_COUNT(unknown_calls, 1);
-		return;
+	if (a) {
+		/* The slot is 8 bytes before the entry (internal.h). */
+		fn = (key - PFE_SLOT_BIAS) & ~(uintptr_t)7;
+	} else {
+		/* The lookup trampoline, or a slot not written yet. */
+		if (!(f = pfe__lookup_key(key))) {
+			PFE_COUNT(unknown_calls, 1);
+			return;
+		}
+		a = atomic_load_explicit(&f->att, memory_order_acquire);
+		if (!a)
+			return;
+		fn = f->addr;
 	}
-	a = atomic_load_explicit(&f->att, memory_order_acquire);
-	if (!a)
-		return;
 	if (in_handler) {
 		PFE_COUNT(recursion_skips, 1);
 		return;
 	}
 	in_handler = 1;
 	call.func = f;
-	call.fn = (void *)f->addr;
+	call.fn = (void *)fn;
 	call.ret = (void *)*PFE_RETURN_SLOT(regs);
 	call.regs = regs;
 	call.retregs = NULL;
@@ -91,7 +103,7 @@ void pfe__dispatch(struct pfe_func *f, uintptr_t key, struct pfe_regs *regs)
 	if (a->exit && nexits == EXIT_DEPTH) {
 		PFE_COUNT(exit_skips, 1);
 	} else if (a->exit) {
-		exits[nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), f, a, call.cookie };
+		exits[nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), fn, f, a, call.cookie };
 		*PFE_RETURN_SLOT(regs) = (uintptr_t)pfe__tramp_return;
 	}
 	in_handler = 0;
@@ -100,8 +112,7 @@ void pfe__dispatch(struct pfe_func *f, uintptr_t key, struct pfe_regs *regs)
 uintptr_t pfe__exit(struct pfe_retregs *r)
 {
 	struct pending_exit *e = &exits[--nexits];
-	struct pfe_call call = { e->func, (void *)e->func->addr, (void *)e->ret, NULL, r,
-				 e->att->data, e->cookie };
+	struct pfe_call call = { e->func, (void *)e->fn, (void *)e->ret, NULL, r, e->att->data, e->cookie };
 
 	in_handler = 1;
 	e->att->exit(&call);

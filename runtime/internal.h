@@ -58,7 +58,8 @@ struct pfe_func {
 	uintptr_t call_record;		/* the fentry call site, 0 if none */
 	uint16_t pre, pad, post;	/* NOP bytes before, pad, NOP bytes after */
 	uint8_t fentry;			/* 0, 1 call, 2 NOP form */
-	uintptr_t slot;			/* the ops slot, 0 if none */
+	uintptr_t slot;			/* the ops slot, 0 if none: it holds the
+					 * attachment (0 before the first) */
 	const struct pfe_enc_patch *patch;	/* NULL: cannot be patched */
 	uintptr_t pos;			/* the patched sequence */
 	uintptr_t key;			/* its call's return address */
@@ -103,8 +104,12 @@ HIDDEN int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **
 HIDDEN int pfe__patch_init(void);
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
-/* Write every function of O in its disabled form, and its ops slot. */
+/* Write every function of O in its disabled form. */
 HIDDEN int pfe__prepare(struct pfe_object *o);
+/* Write each ops slot of the enabled functions of FS[0..n) that does not
+ * hold its function's attachment (one batch, if any); pfe__toggle writes
+ * the others' as it enables them. */
+HIDDEN int pfe__set_slots(struct pfe_func *const *fs, size_t n);
 /* Enable or disable FS[0..n) in one batch. */
 HIDDEN int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable);
 
@@ -112,7 +117,9 @@ HIDDEN int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable);
 HIDDEN void pfe__tramp_slot(void);
 HIDDEN void pfe__tramp_lookup(void);
 HIDDEN void pfe__tramp_return(void);
-HIDDEN void pfe__dispatch(struct pfe_func *f, uintptr_t key, struct pfe_regs *regs);
+/* A: what the function's ops slot holds (pfe__tramp_slot), or NULL
+ * (pfe__tramp_lookup, or a slot not written yet): look KEY up. */
+HIDDEN void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs);
 /* The function returned to pfe__tramp_return: call its exit handler;
  * returns where it really returns to. */
 HIDDEN uintptr_t pfe__exit(struct pfe_retregs *r);

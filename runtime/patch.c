@@ -4,9 +4,17 @@
  * code the trampolines are out of reach of.
  *
  * Protocols (the bytes come from arch-hooks/encodings.h):
- *   prepare  each entry's sequence in its disabled form and its ops slot,
- *            once per object, when it is loaded (pfe_init from a
- *            constructor, pfe_rescan after dlopen): no thread runs it yet.
+ *   prepare  each entry's sequence in its disabled form, once per object,
+ *            when it is loaded (pfe_init from a constructor, pfe_rescan
+ *            after dlopen): no thread runs it yet.
+ *   slots    an ops slot gets its function's attachment before the call
+ *            to the trampoline can run: in the batch's first phase on
+ *            x86 (the call is live only after its last), in a phase of
+ *            its own before the one store elsewhere (no thread can fetch
+ *            the new call before that phase's barrier made the slot
+ *            visible to it); and at once when an enabled function is
+ *            attached anew (a call then meets the old handler or the
+ *            new, both valid: attachments are never freed).
  *   x86      (trap_byte set) the int3 protocol, for all the batch's sites
  *            at once: int3 on each first byte, barrier; the other bytes,
  *            barrier; the first bytes, barrier.  Three barriers a batch.
@@ -314,7 +322,7 @@ static const struct pfe_object *object_of(const struct pfe_func *f)
 
 int pfe__prepare(struct pfe_object *o)
 {
-	struct edit *e = calloc(o->nfuncs * 2 + 1, sizeof *e);
+	struct edit *e = calloc(o->nfuncs + 1, sizeof *e);
 	size_t n = 0;
 	int err;
 
@@ -330,19 +338,55 @@ int pfe__prepare(struct pfe_object *o)
 		f->patch->put(e[n].bytes, f->pos, f->target, false);
 		if (memcmp((const void *)f->pos, e[n].bytes, e[n].len) != 0)
 			n++;
-		if (f->slot) {
-			uintptr_t v = (uintptr_t)f;
-
-			e[n].at = f->slot;
-			e[n].len = 8;
-			memcpy(e[n].bytes, &v, 8);
-			n++;
-		}
 	}
 	sort_edits(e, n);
 	PFE_COUNT(batches, 1);
 	err = n ? write_phase(e, n, o->prot) : 0;
 	free(e);
+	return err;
+}
+
+/* The edits of the slots of FS[0..n) (the enabled functions' only, when
+ * ENABLED_ONLY) that do not hold their function's attachment, into E;
+ * how many. */
+static size_t slot_edits(struct pfe_func *const *fs, size_t n, bool enabled_only, struct edit *e)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uintptr_t v = (uintptr_t)atomic_load(&fs[i]->att);
+
+		if (!fs[i]->slot || (enabled_only && !fs[i]->enabled) || atomic_load(&object_of(fs[i])->dead) ||
+		    *(const volatile uintptr_t *)fs[i]->slot == v)
+			continue;
+		e[k] = (struct edit){ .at = fs[i]->slot, .len = 8 };
+		memcpy(e[k].bytes, &v, 8);
+		k++;
+	}
+	return k;
+}
+
+/* The slot edits of FS[0..n) as a phase of their own (none if none). */
+static int slot_phase(struct pfe_func *const *fs, size_t n, bool enabled_only, size_t *written)
+{
+	struct edit *e = calloc(n + 1, sizeof *e);
+	int err;
+
+	if (!e)
+		return PFE_ENOMEM;
+	*written = slot_edits(fs, n, enabled_only, e);
+	sort_edits(e, *written);
+	err = *written ? write_phase(e, *written, fs[0]->obj->prot) : 0;
+	free(e);
+	return err;
+}
+
+int pfe__set_slots(struct pfe_func *const *fs, size_t n)
+{
+	size_t written;
+	int err = slot_phase(fs, n, true, &written);
+
+	PFE_COUNT(batches, written > 0);
 	return err;
 }
 
@@ -405,8 +449,8 @@ static bool publish_trap_sites(const struct edit *sites, size_t m)
 int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 {
 	int parts = pfe__arch->trap_byte ? 3 : 1, err = 0;
-	struct edit *e = calloc(n + 1, sizeof *e), *sites = calloc(n + 1, sizeof *sites);
-	size_t m = 0;
+	struct edit *e = calloc(2 * n + 1, sizeof *e), *sites = calloc(n + 1, sizeof *sites);
+	size_t m = 0, k;
 
 	if (!e || !sites) {
 		free(e);
@@ -423,10 +467,11 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 		free(sites);
 		return PFE_ENOMEM;
 	}
+	if (enable && parts == 1)
+		err = slot_phase(fs, n, false, &k);
 	PFE_COUNT(batches, m > 0);
 	for (int part = parts == 3 ? 0 : -1; m && part < (parts == 3 ? 3 : 0) && !err; part++) {
-		size_t k = 0;
-
+		k = enable && part == 0 ? slot_edits(fs, n, false, e) : 0;
 		for (size_t i = 0; i < n; i++)
 			if (fs[i]->patch && fs[i]->enabled != enable && !atomic_load(&object_of(fs[i])->dead))
 				toggle_edit(fs[i], enable, part, &e[k++]);

@@ -91,7 +91,9 @@ struct pfe_retregs {
 
 /* What a handler is called with. */
 struct pfe_call {
-	struct pfe_func *func;
+	struct pfe_func *func;		/* NULL when dispatched through the ops
+					 * slot, which names no function:
+					 * pfe_call_func finds it */
 	void *fn;			/* the function's address (its entry label) */
 	void *ret;			/* where it returns to (in its caller) */
 	struct pfe_regs *regs;		/* entry handlers: the argument registers */
@@ -107,6 +109,9 @@ typedef void (*pfe_entry_handler)(struct pfe_call *call);
  * exit call, counted as exit_skips).  A function left by longjmp or an
  * exception gets no exit call and leaves the stack out of step. */
 typedef void (*pfe_exit_handler)(struct pfe_call *call);
+
+/* The function called (CALL->func, or found by its address). */
+struct pfe_func *pfe_call_func(const struct pfe_call *call);
 
 /* Integer or pointer argument I of the function (I from 0), wherever the
  * ABI puts it (a register, or the stack beyond them). */

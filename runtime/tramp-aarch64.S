@@ -2,12 +2,14 @@
  * "mov x9, x30; bl TRAMPOLINE" (or bl to a veneer, which writes only x16),
  * so on entry x30 is the key (the bl's return address, in the function)
  * and x9 the function's return address.  They save the argument registers
- * as a struct pfe_regs (runtime/pfe.h), call pfe__dispatch(func, key,
+ * as a struct pfe_regs (runtime/pfe.h), call pfe__dispatch(slot, key,
  * regs), restore them (a handler may change them), put the function's
  * return address back in x30 and return into the function with "ret x16"
  * (a return is no indirect branch for BTI: no landing pad is needed after
- * the bl).  pfe__tramp_slot reads the function's ops slot: the 8 bytes
- * before the 8-aligned entry, ((key - 8) & ~7) - 8 (internal.h).
+ * the bl).  pfe__tramp_slot passes what
+ * the function's ops slot holds (its attachment), the 8 bytes before the
+ * 8-aligned entry, ((key - 8) & ~7) - 8 (internal.h); pfe__tramp_lookup
+ * passes 0.
  *
  * Clobbered: x9-x17 and NZCV, which the ABI lets a callee clobber at its
  * entry (pfe's default clobbers=abi).

@@ -2,11 +2,12 @@
  * "auipc t0, hi; jalr t0, lo(t0)" to one (or to a veneer, which writes
  * only t1), so on entry t0 is the key (the jalr's return address, in the
  * function) and ra the function's return address.  They save the argument
- * registers as a struct pfe_regs (runtime/pfe.h), call pfe__dispatch(func,
+ * registers as a struct pfe_regs (runtime/pfe.h), call pfe__dispatch(slot,
  * key, regs), restore them (a handler may change them) and return into
- * the function through t0.  pfe__tramp_slot reads the function's ops
- * slot: the 8 bytes before the 8-aligned entry, ((key - 8) & ~7) - 8
- * (internal.h).
+ * the function through t0.  pfe__tramp_slot passes what
+ * the function's ops slot holds (its attachment), the 8 bytes before the
+ * 8-aligned entry, ((key - 8) & ~7) - 8 (internal.h); pfe__tramp_lookup
+ * passes 0.
  *
  * Clobbered: t0, t1 (the patch's scratch registers) and what the ABI lets
  * a callee clobber at its entry (pfe's default clobbers=abi).

@@ -2,10 +2,12 @@
  * one (e8 rel32, or through a veneer), so on entry (%rsp) is the key (the
  * patched call's return address, in the function) and 8(%rsp) the
  * function's return address.  They save the argument registers as a
- * struct pfe_regs (runtime/pfe.h), call pfe__dispatch(func, key, regs),
+ * struct pfe_regs (runtime/pfe.h), call pfe__dispatch(slot, key, regs),
  * restore the registers (a handler may change them) and return into the
- * function.  pfe__tramp_slot reads the function's ops slot: the 8 bytes
- * before the 8-aligned entry, ((key - 5) & ~7) - 8 (internal.h).
+ * function.  pfe__tramp_slot passes what
+ * the function's ops slot holds (its attachment), the 8 bytes before the
+ * 8-aligned entry, ((key - 5) & ~7) - 8 (internal.h); pfe__tramp_lookup
+ * passes 0.
  *
  * The ABI lets the callee clobber r11 and the flags at its entry (pfe's
  * default clobbers=abi makes callers assume every call-clobbered register

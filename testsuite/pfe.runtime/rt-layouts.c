@@ -37,6 +37,7 @@ __asm__(".text\n.globl __fentry__\n__fentry__:\n\tjr t0\n");
 static int failures;
 static unsigned long hits[5];
 static void *seen_fn, *seen_ret;
+static struct pfe_func *seen_func, *seen_func_field;
 static uintptr_t seen_arg0, seen_arg1, seen_arg8, seen_arg9;
 static int set_stack_arg;
 
@@ -73,6 +74,8 @@ static void on_entry(struct pfe_call *c)
 	hits[idx]++;
 	seen_fn = c->fn;
 	seen_ret = c->ret;
+	seen_func = pfe_call_func(c);
+	seen_func_field = c->func;
 	seen_arg0 = pfe_arg(c, 0);
 	seen_arg1 = pfe_arg(c, 1);
 	/* An instrumented call from a handler: the guard skips it. */
@@ -160,22 +163,30 @@ int main(void)
 	run_calls(rounds, 0);
 	CHECK(hits[0] + hits[1] + hits[2] == 0, "handlers called while disabled");
 	/* One batch, its barriers: three on x86 (the int3 protocol), one
-	 * elsewhere, however many sites. */
+	 * elsewhere, however many sites; with ops slots, written the first
+	 * time, their 3 stores too, in the first phase on x86, in one of
+	 * their own (one more barrier) elsewhere. */
 	struct pfe_stats before;
 	pfe_get_stats(&before);
 	CHECK(pfe_enable_many(fs, 3) == 0, "enable");
 	pfe_get_stats(&st);
 #if defined(__x86_64__)
-	unsigned long want_barriers = 3;
+	unsigned long want_barriers = 3, want_sites = 9;
 #else
-	unsigned long want_barriers = 1;
+	unsigned long want_barriers = 1, want_sites = 3;
+#endif
+#ifdef PFE_WANT_SLOT
+	want_sites += 3;
+#if !defined(__x86_64__)
+	want_barriers++;
+#endif
 #endif
 	CHECK(st.batches - before.batches == 1 && st.barriers - before.barriers == want_barriers &&
-	      st.sites_written - before.sites_written == 3 * want_barriers,
+	      st.sites_written - before.sites_written == want_sites,
 	      "enabling 3 functions: %llu batches, %llu barriers, %llu sites written; want 1, %lu, %lu",
 	      (unsigned long long)(st.batches - before.batches),
 	      (unsigned long long)(st.barriers - before.barriers),
-	      (unsigned long long)(st.sites_written - before.sites_written), want_barriers, 3 * want_barriers);
+	      (unsigned long long)(st.sites_written - before.sites_written), want_barriers, want_sites);
 	run_calls(rounds, 1);
 	CHECK(hits[0] == (unsigned long)rounds && hits[1] == (unsigned long)rounds &&
 	      hits[2] == (unsigned long)rounds, "enabled: %lu %lu %lu handler calls, want %ld each",
@@ -183,6 +194,13 @@ int main(void)
 	/* The return address is in main's caller-side code: after the call. */
 	p_add(1, 1);
 	CHECK(seen_ret != NULL && seen_fn == (void *)rt_add, "rt_add's handler saw fn %p ret %p", seen_fn, seen_ret);
+	/* Through the slot the call names no function: pfe_call_func finds it. */
+	CHECK(seen_func == fs[0], "rt_add's handler: pfe_call_func gave %p, not rt_add's", (void *)seen_func);
+#ifdef PFE_WANT_SLOT
+	CHECK(seen_func_field == NULL, "rt_add's handler: call->func set through the slot");
+#else
+	CHECK(seen_func_field == fs[0], "rt_add's handler: call->func %p, not rt_add's", (void *)seen_func_field);
+#endif
 	/* A handler may change an argument. */
 	CHECK(p_mul(7, 5) == 40, "rt_mul(7, 5) with arg 0 changed to 8: %ld", p_mul(7, 5));
 	/* Stack arguments: read, not written; a register one written. */
