@@ -346,23 +346,26 @@ int pfe__prepare(struct pfe_object *o)
 	return err;
 }
 
-/* The edits of the slots of FS[0..n) (the enabled functions' only, when
- * ENABLED_ONLY) that do not hold their function's attachment, into E;
- * how many. */
+/* The edit of F's slot into E, if it does not hold F's attachment. */
+static bool slot_edit(const struct pfe_func *f, struct edit *e)
+{
+	uintptr_t v = (uintptr_t)atomic_load(&f->att);
+
+	if (!f->slot || atomic_load(&object_of(f)->dead) || *(const volatile uintptr_t *)f->slot == v)
+		return false;
+	*e = (struct edit){ .at = f->slot, .len = 8 };
+	memcpy(e->bytes, &v, 8);
+	return true;
+}
+
+/* The slot edits of FS[0..n) (the enabled functions' only, when
+ * ENABLED_ONLY) into E; how many. */
 static size_t slot_edits(struct pfe_func *const *fs, size_t n, bool enabled_only, struct edit *e)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		uintptr_t v = (uintptr_t)atomic_load(&fs[i]->att);
-
-		if (!fs[i]->slot || (enabled_only && !fs[i]->enabled) || atomic_load(&object_of(fs[i])->dead) ||
-		    *(const volatile uintptr_t *)fs[i]->slot == v)
-			continue;
-		e[k] = (struct edit){ .at = fs[i]->slot, .len = 8 };
-		memcpy(e[k].bytes, &v, 8);
-		k++;
-	}
+	for (size_t i = 0; i < n; i++)
+		k += (!enabled_only || fs[i]->enabled) && slot_edit(fs[i], &e[k]);
 	return k;
 }
 
@@ -471,10 +474,15 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 		err = slot_phase(fs, n, false, &k);
 	PFE_COUNT(batches, m > 0);
 	for (int part = parts == 3 ? 0 : -1; m && part < (parts == 3 ? 3 : 0) && !err; part++) {
-		k = enable && part == 0 ? slot_edits(fs, n, false, e) : 0;
-		for (size_t i = 0; i < n; i++)
+		/* Each slot (x86: in the first phase) just before its site:
+		 * the edits stay in address order. */
+		k = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (enable && part == 0)
+				k += slot_edit(fs[i], &e[k]);
 			if (fs[i]->patch && fs[i]->enabled != enable && !atomic_load(&object_of(fs[i])->dead))
 				toggle_edit(fs[i], enable, part, &e[k++]);
+		}
 		sort_edits(e, k);
 		err = write_phase(e, k, fs[0]->obj->prot);
 	}

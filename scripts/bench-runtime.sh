@@ -10,7 +10,8 @@
 #              calling the 100000 functions of a large one in a shuffled
 #              order (what a tracer of a large program meets); lookup is
 #              the same program with PFE_DEBUG=lookup (the slots unused)
-#   patch      ms to patch and unpatch 100000 functions: pfe, XRay
+#   patch      ms to patch and unpatch 100000 functions: pfe, XRay; twice
+#              (the first patch also copies each code page it writes)
 #   soak       the 8-thread soak of pfe.runtime for 10 s (make check runs 1 s)
 # with the ratios.  The fastest of 7 rounds of each; noisy on a busy machine.
 # RTDIR holds libpfe.so (make runtime).  Exit status non-zero when a build
