@@ -31,19 +31,12 @@ static int compare_addrs(const void *pa, const void *pb)
 
 static size_t record_addresses(struct image *img, const char *records, uint64_t **out)
 {
-	size_t *rs, nrs = record_sections(img, records, &rs), n = 0, max = 0;
+	struct record *recs;
+	size_t n = named_records(img, records, &recs, NULL);
 
-	for (size_t i = 0; i < nrs; i++)
-		max += img->secs[rs[i]].sh.sh_size / img->ptr_size;
-	*out = scan_alloc(img, max, sizeof **out);
-	for (size_t i = 0; i < nrs; i++) {
-		struct record *recs;
-		size_t nrecs = read_records(img, rs[i], &recs);
-
-		for (size_t r = 0; r < nrecs && n < max; r++)
-			if (!recs[r].zero)
-				(*out)[n++] = recs[r].value;
-	}
+	*out = scan_alloc(img, n + 1, sizeof **out);
+	for (size_t r = 0; r < n; r++)
+		(*out)[r] = recs[r].value;
 	return n;
 }
 

@@ -801,6 +801,26 @@ size_t read_records(struct image *img, size_t rs, struct record **out)
 	return n;
 }
 
+size_t named_records(struct image *img, const char *name, struct record **out, size_t *nsecs)
+{
+	size_t *rs, nrs = record_sections(img, name, &rs), max = 0, n = 0;
+
+	for (size_t i = 0; i < nrs; i++)
+		max += img->secs[rs[i]].sh.sh_size / img->ptr_size;
+	*out = scan_alloc(img, max + 1, sizeof **out);
+	for (size_t i = 0; i < nrs; i++) {
+		struct record *recs;
+		size_t k = read_records(img, rs[i], &recs);
+
+		for (size_t r = 0; r < k; r++)
+			if (!recs[r].zero)
+				(*out)[n++] = recs[r];
+	}
+	if (nsecs)
+		*nsecs = nrs;
+	return n;
+}
+
 static int compare_named_values(const void *pa, const void *pb)
 {
 	const struct named_value *a = pa, *b = pb;

@@ -145,23 +145,17 @@ static void print_text(struct image *img, const struct list_opts *opts, const st
 
 void list_image(struct image *img, const struct list_opts *opts, FILE *out)
 {
-	size_t *rs, nrs = record_sections(img, opts->section, &rs);
+	struct record *recs;
+	size_t n = named_records(img, opts->section, &recs, NULL);
 
-	for (size_t i = 0; i < nrs; i++) {
-		struct record *recs;
-		size_t n = read_records(img, rs[i], &recs);
+	for (size_t r = 0; r < n; r++) {
+		struct site site;
 
-		for (size_t r = 0; r < n; r++) {
-			struct site site;
-
-			if (recs[r].zero)
-				continue;
-			describe_site(img, &recs[r], &site);
-			if (opts->json)
-				print_json(img, opts, &recs[r], &site, out);
-			else
-				print_text(img, opts, &recs[r], &site, out);
-		}
+		describe_site(img, &recs[r], &site);
+		if (opts->json)
+			print_json(img, opts, &recs[r], &site, out);
+		else
+			print_text(img, opts, &recs[r], &site, out);
 	}
 }
 
@@ -281,29 +275,23 @@ static unsigned check_record(struct image *img, const struct verify_opts *opts,
 static unsigned check_entry_records(struct image *img, const struct verify_opts *opts,
 				    struct verify_state *st, bool quiet, FILE *out)
 {
-	size_t *rs, nrs = record_sections(img, opts->section, &rs);
+	struct record *recs;
+	size_t nrs, n = named_records(img, opts->section, &recs, &nrs);
 	unsigned p = 0;
 
 	if (!nrs && opts->m && !quiet)
 		p += problem(out, img->path, 0, "no %s section", opts->section);
-	for (size_t i = 0; i < nrs; i++) {
-		struct record *recs;
-		size_t n = read_records(img, rs[i], &recs);
+	for (size_t r = 0; r < n; r++) {
+		struct site site;
 
-		for (size_t r = 0; r < n; r++) {
-			struct site site;
-
-			if (recs[r].zero)
-				continue;
-			if (!quiet) {
-				p += check_record(img, opts, st, &recs[r], out);
-				continue;
-			}
-			describe_site(img, &recs[r], &site);
-			if (site.func && !site.in_body) {
-				st->has_record[site.func - img->funcs] = true;
-				st->entry_pre[site.func - img->funcs] = site.pre;
-			}
+		if (!quiet) {
+			p += check_record(img, opts, st, &recs[r], out);
+			continue;
+		}
+		describe_site(img, &recs[r], &site);
+		if (site.func && !site.in_body) {
+			st->has_record[site.func - img->funcs] = true;
+			st->entry_pre[site.func - img->funcs] = site.pre;
 		}
 	}
 	return p;
@@ -326,31 +314,24 @@ static const struct func *call_record_function(struct image *img, const struct r
 static unsigned check_call_records(struct image *img, const struct verify_opts *opts,
 				   struct verify_state *st, FILE *out)
 {
-	size_t *rs, nrs = record_sections(img, opts->call_section, &rs);
+	struct record *recs;
+	size_t nrs, n = named_records(img, opts->call_section, &recs, &nrs);
 	unsigned p = 0;
 
 	if (!nrs)
 		p += problem(out, img->path, 0, "no %s section", opts->call_section);
-	for (size_t i = 0; i < nrs; i++) {
-		struct record *recs;
-		size_t n = read_records(img, rs[i], &recs);
+	for (size_t r = 0; r < n; r++) {
+		const struct func *f = call_record_function(img, &recs[r]);
 
-		for (size_t r = 0; r < n; r++) {
-			const struct func *f;
-
-			if (recs[r].zero)
-				continue;
-			if (!(f = call_record_function(img, &recs[r]))) {
-				p += report_stray(img, &recs[r], "call record", "an entry call", out);
-				continue;
-			}
-			if (st->has_call_record[f - img->funcs])
-				p += problem(out, f->name, 0, "more than one record in %s",
-					     opts->call_section);
-			st->has_call_record[f - img->funcs] = true;
-			st->call_record[f - img->funcs] = recs[r].target;
-			p += check_placement(img, &recs[r], f, "call record", out);
+		if (!f) {
+			p += report_stray(img, &recs[r], "call record", "an entry call", out);
+			continue;
 		}
+		if (st->has_call_record[f - img->funcs])
+			p += problem(out, f->name, 0, "more than one record in %s", opts->call_section);
+		st->has_call_record[f - img->funcs] = true;
+		st->call_record[f - img->funcs] = recs[r].target;
+		p += check_placement(img, &recs[r], f, "call record", out);
 	}
 	return p;
 }

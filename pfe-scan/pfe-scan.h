@@ -202,6 +202,10 @@ bool find_symbol_addr(struct image *img, const char *name, uint64_t *addr);
 size_t record_sections(struct image *img, const char *name, size_t **out);
 size_t absolute_symbols(struct image *img, const char *prefix, struct named_value **out);
 size_t read_records(struct image *img, size_t rec_sec, struct record **out);
+/* The records of every section named NAME that point somewhere (zero
+ * slots left out), section after section; how many.  *NSECS (unless
+ * NULL) gets how many such sections there are. */
+size_t named_records(struct image *img, const char *name, struct record **out, size_t *nsecs);
 
 /* A relocation that applies to a record slot. */
 struct slot_reloc {
