@@ -84,6 +84,7 @@ install: $(BUILD)/pfe.so install-scan install-runtime
 # program's page never makes libpfe's own code non-executable.
 RT_TARGET := $(strip \
 	$(if $(filter x86_64-%,$(GCC_TARGET)),x86_64) \
+	$(if $(filter i386-% i486-% i586-% i686-%,$(GCC_TARGET)),i386) \
 	$(if $(filter aarch64-%,$(GCC_TARGET)),aarch64) \
 	$(if $(filter riscv64-%,$(GCC_TARGET)),riscv64))
 RT_BUILD := build/$(CC_NAME)-runtime

@@ -493,17 +493,13 @@ void pfe_get_stats(struct pfe_stats *out)
 
 /* ---- arguments ---- */
 
-/* The saved register holding integer argument I, or NULL (on the stack). */
-static uint64_t *arg_register(struct pfe_regs *r, unsigned i)
-{
-	return i < PFE_NARG_REGS ? pfe__arg_reg(r, i) : NULL;
-}
-
 uintptr_t pfe_arg(const struct pfe_call *call, unsigned i)
 {
-	uint64_t *reg = arg_register(call->regs, i);
+	const void *reg = pfe__arg_reg(call->regs, i);
 
-	return reg ? *reg : PFE_STACK_ARGS(call->regs)[i - PFE_NARG_REGS];
+	if (!reg)
+		return PFE_STACK_ARG(call->regs, i - PFE_NARG_REGS);
+	return *(const uintptr_t *)reg;
 }
 
 uintptr_t pfe_retval(const struct pfe_call *call)
@@ -513,10 +509,10 @@ uintptr_t pfe_retval(const struct pfe_call *call)
 
 int pfe_set_arg(struct pfe_call *call, unsigned i, uintptr_t value)
 {
-	uint64_t *reg = arg_register(call->regs, i);
+	void *reg = pfe__arg_reg(call->regs, i);
 
 	if (!reg)
 		return PFE_EINVAL;
-	*reg = value;
+	*(uintptr_t *)reg = value;
 	return 0;
 }

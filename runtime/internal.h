@@ -147,8 +147,8 @@ extern HIDDEN struct pfe_counters pfe__counters;
  *                        than 8 bytes past the 8-aligned entry when the
  *                        slot serves)
  *   PFE_NARG_REGS        integer argument registers; pfe__arg_reg(R, I)
- *                        is the saved one, I < PFE_NARG_REGS
- *   PFE_STACK_ARGS(R)    where the first stack argument is
+ *                        is the saved one, NULL past them
+ *   PFE_STACK_ARG(R, I)  stack argument I (the first after the registers)
  *   PFE_RETVAL(RR)       the integer return value
  *   PFE_RETURN_SLOT(R)   where the function's return address is saved
  *   PFE_CONTEXT_PC(MC)   the pc in a signal's mcontext_t (needs
@@ -161,20 +161,33 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 {
 	uint64_t *regs[PFE_NARG_REGS] = { &r->rdi, &r->rsi, &r->rdx, &r->rcx, &r->r8, &r->r9 };
 
-	return regs[i];
+	return i < PFE_NARG_REGS ? regs[i] : NULL;
 }
-#define PFE_STACK_ARGS(r) ((const uint64_t *)(r)->sp + 1)	/* above the return address */
+#define PFE_STACK_ARG(r, i) (((const uint64_t *)(r)->sp)[1 + (i)])	/* above the return address */
 #define PFE_RETVAL(rr) ((rr)->rax)
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)(r)->sp)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_RIP])
+#elif defined(__i386__)
+/* cdecl: every argument on the stack, in 4-byte slots. */
+#define PFE_SLOT_BIAS 5
+#define PFE_NARG_REGS 0
+static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
+{
+	(void)r, (void)i;
+	return NULL;
+}
+#define PFE_STACK_ARG(r, i) (((const uint32_t *)(uintptr_t)(r)->sp)[1 + (i)])
+#define PFE_RETVAL(rr) ((rr)->eax)
+#define PFE_RETURN_SLOT(r) ((uintptr_t *)(uintptr_t)(r)->sp)
+#define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_EIP])
 #elif defined(__aarch64__)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
 static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 {
-	return &r->x[i];
+	return i < PFE_NARG_REGS ? &r->x[i] : NULL;
 }
-#define PFE_STACK_ARGS(r) ((const uint64_t *)(r)->sp)
+#define PFE_STACK_ARG(r, i) (((const uint64_t *)(r)->sp)[i])
 #define PFE_RETVAL(rr) ((rr)->x[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->lr)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->pc)
@@ -183,14 +196,14 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_NARG_REGS 8
 static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 {
-	return &r->a[i];
+	return i < PFE_NARG_REGS ? &r->a[i] : NULL;
 }
-#define PFE_STACK_ARGS(r) ((const uint64_t *)(r)->sp)
+#define PFE_STACK_ARG(r, i) (((const uint64_t *)(r)->sp)[i])
 #define PFE_RETVAL(rr) ((rr)->a[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->ra)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->__gregs[REG_PC])
 #else
-#error "libpfe: no trampolines for this target (x86_64, aarch64, riscv64)"
+#error "libpfe: no trampolines for this target (x86_64, i386, aarch64, riscv64)"
 #endif
 
 #endif /* PFE_INTERNAL_H */

@@ -349,9 +349,9 @@ int pfe__prepare(struct pfe_object *o)
 /* The edit of F's slot into E, if it does not hold F's attachment. */
 static bool slot_edit(const struct pfe_func *f, struct edit *e)
 {
-	uintptr_t v = (uintptr_t)atomic_load(&f->att);
+	uint64_t v = (uintptr_t)atomic_load(&f->att);	/* i386: the high half 0 */
 
-	if (!f->slot || atomic_load(&object_of(f)->dead) || *(const volatile uintptr_t *)f->slot == v)
+	if (!f->slot || atomic_load(&object_of(f)->dead) || *(const volatile uint64_t *)f->slot == v)
 		return false;
 	*e = (struct edit){ .at = f->slot, .len = 8 };
 	memcpy(e->bytes, &v, 8);

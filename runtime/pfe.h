@@ -4,7 +4,7 @@
  *
  * A program built with pfe (any M,N, fentry, fentry-nop, ops-slot, landing
  * pads) or with GCC's -fpatchable-function-entry is instrumentable on
- * x86_64, aarch64 and riscv64; link with -lpfe or LD_PRELOAD libpfe.so.  runtime/README.md
+ * x86_64, i386, aarch64 and riscv64; link with -lpfe or LD_PRELOAD libpfe.so.  runtime/README.md
  * is the reference: every function, its errors, the safety rules.
  *
  *     #include <pfe.h>
@@ -59,6 +59,10 @@ struct pfe_regs {
 	uint64_t sp;		/* where the return address is (read only) */
 	uint64_t pad_;
 	uint64_t xmm[8][2];
+#elif defined(__i386__)
+	uint32_t eax, edx, ecx;	/* ecx: the static chain (arguments are on the stack) */
+	uint32_t sp;		/* where the return address is (read only) */
+	uint8_t fpu[512];	/* fxsave: x87, MMX and xmm0-7, as the entry had them */
 #elif defined(__aarch64__)
 	uint64_t x[9];		/* x0-x7 and x8, the indirect result address */
 	uint64_t x18;		/* the static chain */
@@ -80,6 +84,9 @@ struct pfe_retregs {
 #if defined(__x86_64__)
 	uint64_t rax, rdx;
 	uint64_t xmm[2][2];
+#elif defined(__i386__)
+	uint32_t eax, edx, pad_[2];
+	uint8_t fpu[512];	/* fxsave: st(0) holds a float return value */
 #elif defined(__aarch64__)
 	uint64_t x[8];
 	uint64_t v[4][2];

@@ -12,7 +12,8 @@
  *     one (PFE_EINVAL);
  *   - a handler calling an instrumented function does not recurse;
  *   - an exit handler sees the return value and the entry's cookie, and
- *     the function still returns where it should;
+ *     the function still returns where it should, its floating-point
+ *     return value intact;
  *   - disabled again and detached, nothing is counted; results stay right.
  * Debugging: PFE_DEBUG=list ./rt-layouts.exe prints every entry's layout.
  */
@@ -26,7 +27,7 @@
 
 /* The fentry symbol of fentry builds (the call form is patched to NOPs at
  * pfe_init; these run only if something calls it before). */
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 __asm__(".text\n.globl __fentry__\n__fentry__:\n\tret\n");
 #elif defined(__aarch64__)
 __asm__(".text\n.globl __fentry__\n__fentry__:\n\tmov x16, x30\n\tmov x30, x9\n\tret x16\n");
@@ -38,7 +39,7 @@ static int failures;
 static unsigned long hits[5];
 static void *seen_fn, *seen_ret;
 static struct pfe_func *seen_func, *seen_func_field;
-static uintptr_t seen_arg0, seen_arg1, seen_arg8, seen_arg9;
+static uintptr_t seen_arg0, seen_arg1, seen_arg3, seen_arg8, seen_arg9;
 static int set_stack_arg;
 
 #define CHECK(cond, ...) \
@@ -78,6 +79,7 @@ static void on_entry(struct pfe_call *c)
 	seen_func_field = c->func;
 	seen_arg0 = pfe_arg(c, 0);
 	seen_arg1 = pfe_arg(c, 1);
+	seen_arg3 = pfe_arg(c, 3);
 	/* An instrumented call from a handler: the guard skips it. */
 	if (idx == 3)
 		CHECK(p_inner(1) == 1001, "rt_inner from a handler");
@@ -87,7 +89,7 @@ static void on_entry(struct pfe_call *c)
 		seen_arg8 = pfe_arg(c, 8);
 		seen_arg9 = pfe_arg(c, 9);
 		set_stack_arg = pfe_set_arg(c, 9, 0);
-		pfe_set_arg(c, 5, 50);	/* a register on every target */
+		pfe_set_arg(c, 5, 50);	/* a register but on i386 */
 	}
 	c->cookie = 1234 + idx;
 }
@@ -141,8 +143,15 @@ static void run_calls(long rounds, int enabled)
 		CHECK(p_mix(2, 1.5, 3, 0.5) == 4.5, "rt_mix");
 		if (enabled && i == rounds - 1) {
 			CHECK(seen_fn == (void *)rt_mix, "the handler's fn is not rt_mix");
-			CHECK(seen_arg0 == 2 && seen_arg1 == 3, "rt_mix's integer arguments %lu %lu",
-			      (unsigned long)seen_arg0, (unsigned long)seen_arg1);
+#if defined(__i386__)
+			/* cdecl: argument I is stack word I; x, a double,
+			 * takes words 1 and 2. */
+			uintptr_t b = seen_arg3;
+#else
+			uintptr_t b = seen_arg1;
+#endif
+			CHECK(seen_arg0 == 2 && b == 3, "rt_mix's integer arguments %lu %lu",
+			      (unsigned long)seen_arg0, (unsigned long)b);
 		}
 	}
 }
@@ -170,14 +179,14 @@ int main(void)
 	pfe_get_stats(&before);
 	CHECK(pfe_enable_many(fs, 3) == 0, "enable");
 	pfe_get_stats(&st);
-#if defined(__x86_64__)
+#if defined(__x86_64__) || defined(__i386__)
 	unsigned long want_barriers = 3, want_sites = 9;
 #else
 	unsigned long want_barriers = 1, want_sites = 3;
 #endif
 #ifdef PFE_WANT_SLOT
 	want_sites += 3;
-#if !defined(__x86_64__)
+#if !defined(__x86_64__) && !defined(__i386__)
 	want_barriers++;
 #endif
 #endif
@@ -202,7 +211,13 @@ int main(void)
 	CHECK(seen_func_field == fs[0], "rt_add's handler: call->func %p, not rt_add's", (void *)seen_func_field);
 #endif
 	/* A handler may change an argument. */
-	CHECK(p_mul(7, 5) == 40, "rt_mul(7, 5) with arg 0 changed to 8: %ld", p_mul(7, 5));
+#if defined(__i386__)
+	/* cdecl: argument 0 is on the stack, which a handler cannot change. */
+	long want_mul = 35;
+#else
+	long want_mul = 40;
+#endif
+	CHECK(p_mul(7, 5) == want_mul, "rt_mul(7, 5) with arg 0 changed to 8 if a register: %ld", p_mul(7, 5));
 	/* Stack arguments: read, not written; a register one written. */
 	CHECK(pfe_attach(many, on_entry, NULL, (void *)(uintptr_t)4) == 0 && pfe_enable(many) == 0, "enable rt_many");
 	long sum = p_many(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
@@ -210,7 +225,12 @@ int main(void)
 	      "rt_many: %lu handler calls, arguments 0, 1, 8, 9 seen as %lu %lu %lu %lu", hits[4],
 	      (unsigned long)seen_arg0, (unsigned long)seen_arg1, (unsigned long)seen_arg8, (unsigned long)seen_arg9);
 	CHECK(set_stack_arg == PFE_EINVAL, "pfe_set_arg of a stack argument: %s", pfe_strerror(set_stack_arg));
-	CHECK(sum == 330 - 6 * 5 + 6 * 50, "rt_many with argument 5 changed to 50: %ld", sum);
+#if defined(__i386__)
+	long want_sum = 330;	/* argument 5 is on the stack too */
+#else
+	long want_sum = 330 - 6 * 5 + 6 * 50;
+#endif
+	CHECK(sum == want_sum, "rt_many with argument 5 changed to 50 if a register: %ld", sum);
 	CHECK(pfe_detach(many) == 0, "detach rt_many");
 	/* Recursion: rt_inner's handler is entered from rt_inner only when
 	 * no handler runs; from rt_mix's... rt_inner called in a handler. */
@@ -226,6 +246,12 @@ int main(void)
 	CHECK(exits == 100 && exit_retval == 20 + 99 && exit_cookie == 1234,
 	      "exit handler: %lu calls, last saw %lu and cookie %llu", exits, (unsigned long)exit_retval,
 	      (unsigned long long)exit_cookie);
+	/* A floating-point return value (xmm0, v0, fa0; i386 st(0)) survives
+	 * the exit handler. */
+	CHECK(pfe_attach(fs[2], on_entry, on_exit_call, (void *)2) == 0, "attach an exit handler to rt_mix");
+	for (long i = 0; i < 100; i++)
+		CHECK(p_mix(2, 1.5, i, 0.5) == 3.0 + 0.5 * (double)i, "rt_mix(2, 1.5, %ld, 0.5) with an exit handler", i);
+	CHECK(exits == 200, "exit handler: %lu calls, want 200", exits);
 	CHECK(pfe_disable_many(fs, 3) == 0 && pfe_detach(inner) == 0, "disable");
 	memset(hits, 0, sizeof hits);
 	run_calls(rounds, 0);
