@@ -8,8 +8,8 @@
  *   bench-runtime patch            ms to patch and to unpatch every
  *                                  function (linked with the ten
  *                                  -DBENCH_PART=K objects: 100000),
- *                                  twice (the first also copies the
- *                                  code pages it writes)
+ *                                  twice (the first takes page
+ *                                  faults the second does not)
  *   bench-runtime spread off|on    ns per call when the calls go to the
  *                                  100000 functions in a shuffled order,
  *                                  every handler off or on (an empty one),
@@ -234,8 +234,8 @@ static int patch_off(void)
 }
 #endif
 
-/* Twice: the first patch also copies each code page it writes (they are
- * the file's until then), the second does not. */
+/* Twice: the first patch takes page faults the second does not (the
+ * code pages' first writes, the library's fresh buffers). */
 static int patch_times(void)
 {
 	size_t n = patch_prepare();

@@ -11,7 +11,7 @@
 #              order (what a tracer of a large program meets); lookup is
 #              the same program with PFE_DEBUG=lookup (the slots unused)
 #   patch      ms to patch and unpatch 100000 functions: pfe, XRay; twice
-#              (the first patch also copies each code page it writes)
+#              (the first patch takes page faults the second does not)
 #   soak       the 8-thread soak of pfe.runtime for 10 s (make check runs 1 s)
 # with the ratios.  The fastest of 7 rounds of each; noisy on a busy machine.
 # RTDIR holds libpfe.so (make runtime).  Exit status non-zero when a build
