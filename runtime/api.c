@@ -249,20 +249,13 @@ struct pfe_func *pfe_find_addr(const void *fn)
 
 	for (size_t i = 0; i < n; i++) {
 		struct pfe_object *o = pfe__objects[i];
-		size_t lo = 0, hi = o->nfuncs;
+		size_t k;
 
 		if (atomic_load_explicit(&o->dead, memory_order_relaxed) || addr < o->lo || addr >= o->hi)
 			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (o->funcs[mid].addr == addr)
-				return &o->funcs[mid];
-			if (o->funcs[mid].addr < addr)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
+		k = pfe__lower_bound(o->funcs, o->nfuncs, sizeof *o->funcs, offsetof(struct pfe_func, addr), addr);
+		if (k < o->nfuncs && o->funcs[k].addr == addr)
+			return &o->funcs[k];
 	}
 	return NULL;
 }

@@ -38,19 +38,9 @@ static _Thread_local unsigned nexits;
  * not a function's struct at every step. */
 static struct pfe_func *lookup_in(const struct pfe_object *o, uintptr_t key)
 {
-	size_t lo = 0, hi = o->nkeys;
+	size_t i = pfe__lower_bound(o->keys, o->nkeys, sizeof *o->keys, 0, key);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (o->keys[mid] == key)
-			return o->by_key[mid];
-		if (o->keys[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return i < o->nkeys && o->keys[i] == key ? o->by_key[i] : NULL;
 }
 
 struct pfe_func *pfe__lookup_key(uintptr_t key)
@@ -73,8 +63,7 @@ void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *reg
 	uintptr_t fn;
 
 	if (a) {
-		/* The slot is 8 bytes before the entry (internal.h). */
-		fn = (key - PFE_SLOT_BIAS) & ~(uintptr_t)7;
+		fn = pfe__slot_entry(key);
 	} else {
 		/* The lookup trampoline, or a slot not written yet. */
 		if (!(f = pfe__lookup_key(key))) {

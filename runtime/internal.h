@@ -137,6 +137,24 @@ struct pfe_counters {
 extern HIDDEN struct pfe_counters pfe__counters;
 #define PFE_COUNT(name, n) atomic_fetch_add_explicit(&pfe__counters.name, (n), memory_order_relaxed)
 
+/* The first of N records of SIZE bytes at BASE (sorted by the uintptr_t
+ * at OFF in each) whose key is not below KEY; N if none.  The symbols, the
+ * lookup's keys and the functions by address are each searched so. */
+static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, size_t off, uintptr_t key)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (*(const uintptr_t *)((const char *)base + mid * size + off) < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* ---- the host ABI: the one place libpfe's C code is per target ----
  * (each target's bytes are arch-hooks/encodings.c's; tramp-<target>.S
  * saves the registers as struct pfe_regs, runtime/pfe.h, lays them out)
@@ -205,5 +223,14 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #else
 #error "libpfe: no trampolines for this target (x86_64, i386, aarch64, riscv64)"
 #endif
+
+/* The entry of a function dispatched through its ops slot, from its key:
+ * the patched call's first byte is less than 8 bytes past the 8-aligned
+ * entry; the slot is the 8 bytes before it (tramp-<target>.S computes the
+ * same). */
+static inline uintptr_t pfe__slot_entry(uintptr_t key)
+{
+	return (key - PFE_SLOT_BIAS) & ~(uintptr_t)7;
+}
 
 #endif /* PFE_INTERNAL_H */

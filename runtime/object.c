@@ -182,17 +182,7 @@ static int read_records(const struct file *f, struct pfe_object *o, const char *
 /* The symbol at or after ADDR (index), or n. */
 static size_t sym_at_or_after(const struct sym *s, size_t n, uintptr_t addr)
 {
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return pfe__lower_bound(s, n, sizeof *s, offsetof(struct sym, addr), addr);
 }
 
 static size_t code_avail(const struct pfe_object *o, uintptr_t at)
@@ -315,7 +305,7 @@ static void classify(struct pfe_object *o, struct pfe_func *f, uintptr_t prev_en
 	f->dispatch = PFE_DISPATCH_LOOKUP;
 	if (!lookup_only && f->addr % 8 == 0 && f->pre == 0 && f->addr - 8 >= prev_end && f->addr - 8 >= o->lo &&
 	    *(const uint64_t *)(f->addr - 8) == 0 &&
-	    (((f->key - PFE_SLOT_BIAS) & ~(uintptr_t)7) - 8) == f->addr - 8) {
+	    pfe__slot_entry(f->key) == f->addr) {
 		f->slot = f->addr - 8;
 		f->dispatch = PFE_DISPATCH_SLOT;
 	}
