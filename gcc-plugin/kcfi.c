@@ -17,7 +17,9 @@
  *                traps unless it is the hash of the call's type; the trap
  *                is recorded in .kcfi_traps where Clang records it.  Calls
  *                of known functions (direct, __builtin) are not checked,
- *                nor any call of a function with no_sanitize_kcfi.
+ *                nor any call written in a function with no_sanitize_kcfi
+ *                (a call inlined into one from a checked function is
+ *                checked, as Clang keeps it).
  *   typeids      __kcfi_typeid_<name> = hash for each function declared,
  *                not defined, here whose address is taken (as Clang: for
  *                assembler functions called indirectly).
@@ -268,15 +270,37 @@ static bool is_checked_call(pfe_gimple stmt)
 			  pfe_no_named_args_stdarg_p(fntype));
 }
 
+/* The function whose source holds STMT: the innermost function inlined
+ * there (the blocks of an inlined body, or the blocks they were copied
+ * from, lead up to it), else the one being compiled.  A block that holds
+ * a statement survives -g0. */
+static tree source_function(pfe_gimple stmt)
+{
+	tree b = gimple_block(stmt);
+
+	while (b && TREE_CODE(b) == BLOCK) {
+		tree origin = block_ultimate_origin(b);
+
+		b = origin && origin != b ? origin : BLOCK_SUPERCONTEXT(b);
+	}
+	return b && TREE_CODE(b) == FUNCTION_DECL ? b : current_function_decl;
+}
+
+/* Whether the call STMT is checked: as with Clang, the function whose
+ * source holds the call decides, not the one it was inlined into. */
+static bool wants_check(pfe_gimple stmt)
+{
+	return is_checked_call(stmt) &&
+	       !lookup_attribute(PFE_NO_KCFI_ATTR,
+				 DECL_ATTRIBUTES(source_function(stmt)));
+}
+
 static unsigned int kcfi_checks_execute(void)
 {
 	const struct pfe_plan *plan = pfe_plan_for(current_function_decl);
 	unsigned int offset = hash_offset(plan->pre * pfe_arch->nop_size);
 	basic_block bb;
 
-	if (lookup_attribute(PFE_NO_KCFI_ATTR,
-			     DECL_ATTRIBUTES(current_function_decl)))
-		return 0;
 	FOR_EACH_BB_FN(bb, cfun) {
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
 		     gsi_next(&gsi)) {
@@ -284,7 +308,7 @@ static unsigned int kcfi_checks_execute(void)
 			unsigned int hash;
 			tree bad;
 
-			if (!is_checked_call(stmt))
+			if (!wants_check(stmt))
 				continue;
 			if (!pfe_kcfi_type_hash(gimple_call_fntype(stmt), &hash, &bad))
 				report_unhashable(gimple_location(stmt), bad,
