@@ -127,6 +127,14 @@ in_cc() {
 failed=
 pfe12=
 native12=
+# run_failed WHY: the current run failed outside its .sum files: a FAIL line
+# in the matrix's .sum too, so that no count can miss it.
+run_failed() {
+	say "$label: FAIL: $1"
+	echo "FAIL: $name: $1" >> "$msum"
+	failed="$failed, $label"
+}
+
 # run NAME KIND(pfe|native) GCC GXX IN-SID(0|1) LABEL
 run() {
 	name=$1 kind=$2 cc=$3 cxx=$4 insid=$5 label=$6
@@ -151,7 +159,7 @@ run() {
 	if [ "$kind" = pfe ]; then
 		# The plugin, as make builds it for this compiler.
 		(cd "$top" && in_cc make -s CC="$cc" plugin) > "$d/plugin-build.log" 2>&1 ||
-			{ say "$label: FAIL: the plugin did not build (see $d/plugin-build.log)"; failed="$failed, $label"; return 0; }
+			{ run_failed "the plugin did not build (see $d/plugin-build.log)"; return 0; }
 		plugin=$top/build/$base/pfe.so
 		opt=--pfe
 		[ "$major" -lt 8 ] && opt=
@@ -213,25 +221,26 @@ run() {
 		cat $sums 2>/dev/null | sed -n "s/^\([A-Z]*\): /\1: $name: /p" >> "$msum"
 		[ "$bad" -gt 0 ] && printf '%s\n' "$fails" | sed 's/^/    /'
 		[ "$nunsup" -gt 0 ] && printf '%s\n' "$unsup" | sed 's/^/    /'
-		[ "$noreason" -gt 0 ] && say "$label: $noreason UNSUPPORTED without a reason (an effective-target check said no)"
-		[ "$bad" -gt 0 ] || [ "$noreason" -gt 0 ] || [ -n "$broken" ] && failed="$failed, $label"
-	elif [ -n "$broken" ]; then
-		failed="$failed, $label"
+		[ "$bad" -eq 0 ] || failed="$failed, $label"
+		[ "$noreason" -eq 0 ] ||
+			run_failed "$noreason UNSUPPORTED without a reason (an effective-target check said no)"
 	fi
+	[ -z "$broken" ] || run_failed "runtest broken:$broken"
 	case $name in
 	gcc-12-pfe) pfe12=$pass ;;
 	gcc-12-native) native12=$pass ;;
 	esac
 }
 
-prepare
-make_srcdir
-start=$(date +%s)
-# The matrix's view of this: one DejaGnu-style run (suite-result.sh).
+# The matrix's view of this: one DejaGnu-style run (suite-result.sh); the
+# last one's files go first, so that a setup that fails leaves none.
 mdir=$top/build/check/gcc-tests
 rm -rf "$mdir" && mkdir -p "$mdir"
 msum=$mdir/pfe.sum
 : > "$msum"
+prepare
+make_srcdir
+start=$(date +%s)
 run gcc-12-pfe pfe gcc-12 g++-12 0 "gcc-12 through pfe-cc --pfe"
 run gcc-12-native native gcc-12 g++-12 0 "gcc-12 natively"
 run gcc-7-pfe pfe "$gcc7" "$(dirname "$gcc7")/g++-7" 0 "GCC 7.5 through pfe-cc"

@@ -7,12 +7,16 @@
 #   stale-sum       runtest dies at once (exit 127) after a good run left its
 #                   pfe.sum: the old result must not be read
 #   unfinished      runtest writes PASS lines and dies before finishing
+#   gcc-tests-setup GCC's own tests (check-gcc.sh) after a good run of them,
+#                   with a setup that fails: the old result must not be read
 #   tcl-error       a Tcl error and dg-final checks without output
 #                   (testsuite/pfe.harness): ERROR and UNRESOLVED count
 #   unsupported     a new UNSUPPORTED, an expected one missing, and one
 #                   that is expected
 #   missing-tool    uftrace is not there: pfe.uftrace fails, it does not skip
 #   timeout         a launcher that never returns: the program runs fail
+#   hung-tool       a pfe-scan that never returns: each call times out and
+#                   fails its test (every command has a time limit)
 #   probe           a compiler of GCC 8+ that refuses the native option:
 #                   run-suite.sh stops and says why
 #   sid-reclone     a tree deleted and cloned anew at the same path (as CI
@@ -71,6 +75,19 @@ fake runtest 'printf "PASS: a\n# of expected passes\t\t1\n" > pfe.sum; kill -9 $
 r=$(PATH="$bin:$PATH" sh scripts/run-suite.sh harness-unfinished "$cc" 2>&1)
 expect_failed "harness: a runtest killed before it completes is a failure" "$r"
 rm "$bin/runtest"
+
+# gcc-tests-setup: GCC's own tests after a good run of them, with a setup
+# that fails (no cache directory can be made): the old result must not be
+# read.  (make check runs check-gcc.sh after this, which redoes the run.)
+d=build/check/gcc-tests
+mkdir -p "$d"
+printf 'PASS: good\n\n\t\t=== pfe Summary ===\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
+echo "runtest completed at yesterday" > "$d/pfe.log"
+echo 0 > "$d/run-status"
+PFE_GCC_TESTS=/dev/null/cache sh scripts/check-gcc.sh > /dev/null 2>&1
+: > "$bin/none-expected"
+r=$(PFE_EXPECTED_UNSUPPORTED=$bin/none-expected sh scripts/suite-result.sh gcc-tests "$d" 2>&1)
+expect_failed "harness: GCC's own tests whose setup fails after a good run are a failure" "$r"
 
 # tcl-error: the real runtest on pfe.harness.
 d=$out/tcl-error
@@ -140,6 +157,21 @@ if grep -q '^FAIL: .*: runs$' "$d/pfe.sum"; then
 	expect_failed "harness: a program that does not finish in time is a failure" "$r"
 else
 	result FAIL "harness: a program that does not finish in time is a failure (no FAIL ... runs)"
+fi
+
+# hung-tool: every pfe-scan call hangs: each times out (PFE_EXEC_TIMEOUT)
+# and fails its test; the run finishes.
+d=$out/hung-tool
+mkdir -p "$d"
+(cd "$d" && timeout -k 5 300 runtest --tool pfe --srcdir "$top/testsuite" PFE_EXEC_TIMEOUT=2 \
+	PFE_CC="$cc" PFE_PLUGIN="$top/build/$cc/pfe.so" PFE_SCAN="$bin/hang" \
+	PFE_TARGET=x86_64 pfe.link/link.exp > runtest.out 2>&1; echo $? > run-status)
+r=$(sh scripts/suite-result.sh --subset harness-hung "$d" 2>&1)
+if grep -q 'runtest completed' "$d/pfe.log" 2>/dev/null && grep -q '^FAIL: ' "$d/pfe.sum"; then
+	expect_failed "harness: a tool that hangs (pfe-scan) fails its tests, the run goes on" "$r"
+else
+	result FAIL "harness: a tool that hangs (pfe-scan) fails its tests, the run goes on"
+	tail -5 "$d/runtest.out" | sed 's/^/    /'
 fi
 
 # probe: GCC 8+ that refuses -fpatchable-function-entry.

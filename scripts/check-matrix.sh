@@ -17,6 +17,11 @@ cd "$top"
 MATRIX=${PFE_MATRIX:-$(grep -v '^#' testsuite/matrix)}
 JOBS=${PFE_JOBS:-2}
 
+# No file of an earlier check can be read as this one's: every run's
+# directory and result go first (a run that then never starts has none).
+for name in harness gcc-tests $(echo "$MATRIX" | awk 'NF { print $1 }'); do
+	rm -rf "build/check/$name" "build/check-$name.result"
+done
 make -s build/pfe-scan
 scripts/sid-run true		# make the chroot's mounts before the jobs race
 sh scripts/check-harness.sh > build/check-harness.result 2>&1 || :

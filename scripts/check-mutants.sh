@@ -5,7 +5,9 @@
 # tree (tracked and new files, no build/), apply the mutant's sed scripts,
 # and run the part of the suite it names (scripts/run-suite.sh, pfe.diff at
 # PFE_DIFF=quick) with that run of testsuite/matrix.  A mutant is caught when
-# that run has a failure; it prints which tests caught it.  First, each part
+# a test of that run fails (FAIL, XPASS, UNRESOLVED, ERROR); it prints which
+# tests caught it.  A run that fails with no failing test (the mutant broke
+# the build) is BROKEN: the mutant tests nothing, rewrite it.  First, each part
 # of the suite runs once on the tree as it is and must pass: otherwise
 # every mutant would look caught.  Two runs at a time (PFE_JOBS).
 #
@@ -88,7 +90,7 @@ one() {
 	if [ -n "$caught" ]; then
 		echo "caught $n: $(echo "$caught" | wc -l) tests, e.g. $(echo "$caught" | head -n 3 | sed 's/^[A-Z]*: //' | paste -sd ';' -)"
 	elif echo "$out" | grep -q ' [1-9][0-9]* failed'; then
-		echo "caught $n: the run failed: $(echo "$out" | sed -n 2p)"
+		echo "BROKEN $n: the run failed, no test did (a build error?): $(echo "$out" | sed -n 2p)"
 	else
 		echo "SURVIVED $n: $(echo "$out" | head -n 1)"
 	fi
