@@ -11,9 +11,9 @@
 #   - bullseye, pinned to priority 100 so nothing installed from bookworm moves:
 #     gcc-9/10 with plugin headers;
 #   - a Debian sid chroot (debootstrap --variant=minbase) at $PFE_SID_ROOT
-#     holding gcc-13..16 with plugin headers, uftrace (0.19: ENDBR64
-#     before the NOPs too) and sid's clang (riscv64 kCFI, C23); scripts/sid-run
-#     enters it;
+#     holding gcc-13..16 with plugin headers, GCC 14's aarch64 cross
+#     compiler (pfe.diff's aarch64 oracle), uftrace (0.19: ENDBR64 before the
+#     NOPs too) and sid's clang (riscv64 kCFI, C23); scripts/sid-run enters it;
 #   - GCC 7.5 for x86_64 and aarch64, built from ../shared/toolchains by
 #     scripts/build-gcc7.sh (15 to 30 minutes each, once);
 #   - the test corpus: sqlite3.c from the npm package better-sqlite3
@@ -49,6 +49,11 @@ KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils linux-source-6.1
  qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  libc6-dev-arm64-cross"
 
+# GCC 7.5's build (scripts/build-gcc7.sh; also in HOST_PKGS): make check-kernel
+# builds it without the rest.
+GCC7_PKGS="make gcc-12 g++-12 libgmp-dev libmpfr-dev libmpc-dev zlib1g-dev xz-utils
+ binutils-aarch64-linux-gnu libc6-dev-arm64-cross"
+
 say() { printf 'install-deps: %s\n' "$*"; }
 
 missing_pkgs() {
@@ -75,12 +80,9 @@ apt_update_once() {
 	apt_updated=1
 }
 
-install_host() {
-	add_bullseye
-	# shellcheck disable=SC2086
-	need=$(missing_pkgs $HOST_PKGS)
-	# The machine's own Node.js may ship npm (and conflict with Debian's).
-	command -v npm >/dev/null 2>&1 || need="$need npm"
+# install_pkgs PKG...: apt-get install those of PKG... that are missing.
+install_pkgs() {
+	need=$(missing_pkgs "$@")
 	[ -z "$need" ] && return 0
 	apt_update_once
 	say "installing: $need"
@@ -89,8 +91,19 @@ install_host() {
 		{ say "apt-get install failed, see $LOG"; tail -20 "$LOG"; exit 1; }
 }
 
+install_host() {
+	add_bullseye
+	# shellcheck disable=SC2086
+	install_pkgs $HOST_PKGS
+	# The machine's own Node.js may ship npm (and conflict with Debian's).
+	command -v npm >/dev/null 2>&1 || install_pkgs npm
+}
+
 sid_pkgs() {
 	printf 'make binutils libc6-dev file uftrace clang '
+	# GCC 14's aarch64 cross compiler: pfe.diff's native oracle for aarch64
+	# (arm64 CALL_OPS, and GCC 7's layouts).
+	printf 'gcc-14-aarch64-linux-gnu g++-14-aarch64-linux-gnu libc6-dev-arm64-cross '
 	for v in $SID_GCCS; do printf 'gcc-%s g++-%s gcc-%s-plugin-dev ' "$v" "$v" "$v"; done
 }
 
@@ -132,14 +145,7 @@ install_corpus() {
 # tree is never taken for a whole one).
 install_kernel() {
 	# shellcheck disable=SC2086
-	need=$(missing_pkgs $KERNEL_PKGS)
-	if [ -n "$need" ]; then
-		apt_update_once
-		say "installing: $need"
-		# shellcheck disable=SC2086
-		apt-get install -y --no-install-recommends $need >>"$LOG" 2>&1 ||
-			{ say "apt-get install failed, see $LOG"; tail -20 "$LOG"; exit 1; }
-	fi
+	install_pkgs $KERNEL_PKGS
 	tarball=/usr/src/linux-source-6.1.tar.xz
 	version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 	src=$PFE_KERNEL/linux-source-6.1
@@ -158,6 +164,8 @@ install_kernel() {
 # /var/lib/pfe/gcc-7.  Without its sources the matrix reports its runs as
 # UNSUPPORTED; any other failure stops here.
 install_toolchains() {
+	# shellcheck disable=SC2086
+	install_pkgs $GCC7_PKGS
 	status=0
 	sh "$(dirname "$0")/build-gcc7.sh" || status=$?
 	case $status in
