@@ -375,6 +375,14 @@ static unsigned check_fentry(struct image *img, const struct verify_opts *opts,
 			p += problem(out, f->name, at.off - f->off,
 				     "the entry call goes to %s, expected %s", site.call,
 				     opts->fentry_sym);
+		/* Shorter than its NOP form (a linker relaxed riscv's auipc+jalr
+		 * to a jal, an aarch64 bl lost its mov x9, x30): the patcher's
+		 * sequences do not fit it. */
+		if (site.call_len < img->arch->enc->fentry_nop->len)
+			p += problem(out, f->name, at.off - f->off,
+				     "the entry call is %llu bytes, its patchable form %u",
+				     (unsigned long long)site.call_len,
+				     (unsigned)img->arch->enc->fentry_nop->len);
 	}
 	if (!st->has_call_record[i])
 		p += problem(out, f->name, at.off - f->off, "no record of the entry call in %s",

@@ -4,14 +4,21 @@
  * must not change (it may keep nothing in call-clobbered registers, with
  * or without IPA-RA), the caller of the unpadded one must (IPA-RA lets it
  * keep values in registers the leaf leaves alone: what pfe keeps and
- * native -fpatchable-function-entry loses for the whole unit). */
+ * native -fpatchable-function-entry loses for the whole unit).  With
+ * -DBY_ATTRIBUTE (and no entry=) the padded leaf has the attribute (5,0)
+ * and the other none: the same must hold. */
 #define NOINLINE __attribute__((noinline, noclone))
 
-NOINLINE int leaf_padded(int x) { return x * 3 + 1; }
-NOINLINE __attribute__((patchable_function_entry(0, 0))) int leaf_unpadded(int x)
-{
-	return x * 3 + 1;
-}
+#ifdef BY_ATTRIBUTE
+#define PADDED __attribute__((patchable_function_entry(5, 0)))
+#define UNPADDED
+#else
+#define PADDED
+#define UNPADDED __attribute__((patchable_function_entry(0, 0)))
+#endif
+
+NOINLINE PADDED int leaf_padded(int x) { return x * 3 + 1; }
+NOINLINE UNPADDED int leaf_unpadded(int x) { return x * 3 + 1; }
 
 #define CALLER(name, leaf)						\
 NOINLINE long name(long a, long b, long c, long d, long e, long f)	\
