@@ -60,12 +60,17 @@ fake() { # fake NAME BODY: an executable NAME in $bin
 make -s CC="$cc" plugin wrong-version-plugin build/pfe-scan > /dev/null ||
 	{ result FAIL "harness: make CC=$cc plugin"; exit 1; }
 
+# good_run DIR: the files of a complete run in DIR that passed one test.
+good_run() {
+	mkdir -p "$1"
+	printf 'PASS: good\n\n\t\t=== pfe Summary ===\n\n# of expected passes\t\t1\n' > "$1/pfe.sum"
+	echo "runtest completed at yesterday" > "$1/pfe.log"
+	echo 0 > "$1/run-status"
+}
+
 # stale-sum: a complete good run's files, then a runtest that dies.
 d=build/check/harness-stale
-mkdir -p "$d"
-printf 'PASS: good\n\n\t\t=== pfe Summary ===\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
-echo "runtest completed at yesterday" > "$d/pfe.log"
-echo 0 > "$d/run-status"
+good_run "$d"
 fake runtest 'exit 127'
 r=$(PATH="$bin:$PATH" sh scripts/run-suite.sh harness-stale "$cc" 2>&1)
 expect_failed "harness: a runtest that dies (exit 127) after a good run is a failure" "$r"
@@ -80,10 +85,7 @@ rm "$bin/runtest"
 # that fails (no cache directory can be made): the old result must not be
 # read.  (make check runs check-gcc.sh after this, which redoes the run.)
 d=build/check/gcc-tests
-mkdir -p "$d"
-printf 'PASS: good\n\n\t\t=== pfe Summary ===\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
-echo "runtest completed at yesterday" > "$d/pfe.log"
-echo 0 > "$d/run-status"
+good_run "$d"
 PFE_GCC_TESTS=/dev/null/cache sh scripts/check-gcc.sh > /dev/null 2>&1
 : > "$bin/none-expected"
 r=$(PFE_EXPECTED_UNSUPPORTED=$bin/none-expected sh scripts/suite-result.sh gcc-tests "$d" 2>&1)
