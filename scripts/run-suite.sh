@@ -1,7 +1,9 @@
 #!/bin/sh
 # run-suite.sh NAME CC [LEGACY] [CFLAGS] [DIFF]: build pfe for CC and run the
 # DejaGnu suite with it in build/check/NAME (DIFF: how much of pfe.diff runs:
-# full, quick or sqlite); then print the result (scripts/suite-result.sh).
+# full, quick or sqlite; PFE_ONCE=1: the run that also runs the
+# compiler-independent tests, lib/pfe.exp); then print the result
+# (scripts/suite-result.sh).
 #   CC may be a sid compiler (gcc-13..16): it then runs through sid-run.
 # Exit status: 0 when the run passed, 1 when anything failed or the suite
 # could not run (a missing compiler, a plugin that does not build, a probe
@@ -63,6 +65,7 @@ timeout -k 30 "${PFE_SUITE_TIMEOUT:-2700}" runtest --tool pfe --srcdir "$top/tes
 	PFE_SCAN="$top/build/pfe-scan" PFE_TARGET="$target" \
 	PFE_CFLAGS="$cflags" PFE_RUN="$run" PFE_NATIVE="$native" \
 	PFE_OBJDUMP="$objdump" PFE_CORPUS="${PFE_CORPUS:-/var/lib/pfe/corpus}" PFE_DIFF="$diff" \
+	PFE_ONCE="${PFE_ONCE:-}" \
 	${RUNTESTFLAGS:-} > runtest.out 2>&1
 echo $? > run-status
 cd "$top"
