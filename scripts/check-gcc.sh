@@ -5,8 +5,8 @@
 # The tests (c-c++-common/patchable_function_entry-*.c, pr89946.c,
 # gcc.dg/pr110729.c, gcc.target/i386/pr93492-*, pr98482-*, pr113122-*,
 # g++.dg/pr93195[ab].C) and GCC's testsuite lib/ and config/ come from
-# Debian's gcc-14-source: the .deb is fetched once (apt-get download in the
-# sid chroot, never installed) into $PFE_GCC_TESTS (/var/lib/pfe/gcc-tests),
+# Debian's gcc-14-source (trixie's 14.2.0-19): the .deb is fetched once (by
+# install-deps.sh in the sid chroot, never installed) into $PFE_GCC_TESTS (/var/lib/pfe/gcc-tests),
 # and only those files are unpacked from its GCC tarball, again only when the
 # .deb or the list changes.  testsuite/gcc-tests/gcc-tests.exp runs them
 # (runtest --tool gcc and --tool g++) as GCC's own drivers do, in these runs:
@@ -42,29 +42,14 @@ LIBS='lib/* config/default.exp'
 say() { printf 'check-gcc: %s\n' "$*"; }
 die() { say "$*"; exit 1; }
 
-# deb: the newest gcc-14-source .deb in $cache, or none.
-latest_deb() {
-	deb=
-	for f in "$cache"/gcc-14-source_*_all.deb; do
-		[ -f "$f" ] && deb=$f
-	done
-}
+# deb: the gcc-14-source .deb scripts/install-deps.sh downloads (its
+# GCC_TESTS_VERSION, a fixed version: the same commit runs the same tests).
+deb=$cache/gcc-14-source_$(sed -n 's/^GCC_TESTS_VERSION=//p' "$top/scripts/install-deps.sh")_all.deb
 
-# The .deb into $cache once; its tests into $cache/src when the .deb or
-# the list changed (unpacked beside and then moved: never half a tree).
+# Its tests into $cache/src when the .deb or the list changed (unpacked
+# beside and then moved: never half a tree).
 prepare() {
-	mkdir -p "$cache" || die "cannot create $cache"
-	latest_deb
-	if [ -z "$deb" ]; then
-		[ -x "$sid/bin/sh" ] || die "no $cache/gcc-14-source_*_all.deb and no sid chroot to fetch it (scripts/install-deps.sh sid)"
-		say "apt-get download gcc-14-source (sid chroot) into $cache"
-		tmp=$(mktemp -d /tmp/pfe-gcc14.XXXXXX)
-		(cd "$tmp" && "$top/scripts/sid-run" apt-get download -q gcc-14-source) ||
-			{ rm -rf "$tmp"; die "apt-get download gcc-14-source failed"; }
-		mv "$tmp"/gcc-14-source_*_all.deb "$cache/" || die "no .deb downloaded"
-		rm -rf "$tmp"
-		latest_deb
-	fi
+	[ -s "$deb" ] || die "no $deb (scripts/install-deps.sh sid downloads it)"
 	stamp="$(basename "$deb") $LIBS $TESTS"
 	[ "$(cat "$cache/src/.pfe-stamp" 2>/dev/null)" = "$stamp" ] && return 0
 	say "unpacking the tests from $(basename "$deb") into $cache/src"

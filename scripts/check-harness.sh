@@ -11,6 +11,10 @@
 #                   with a setup that fails: the old result must not be read
 #   tcl-error       a Tcl error and dg-final checks without output
 #                   (testsuite/pfe.harness): ERROR and UNRESOLVED count
+#   lint            dg directives that DejaGnu would skip, or cannot run
+#                   (pfe.lint on a crafted file): the lint fails
+#   baseline        a test of the baseline that did not run, a test name
+#                   twice: failures; more tests than the baseline: none
 #   unsupported     a new UNSUPPORTED, an expected one missing, and one
 #                   that is expected
 #   missing-tool    uftrace is not there: pfe.uftrace fails, it does not skip
@@ -105,6 +109,56 @@ else
 	result FAIL "harness: pfe.harness did not give 2 UNRESOLVED and an ERROR"
 	sed 's/^/    /' "$d/pfe.sum"
 fi
+
+# lint: a test file whose directives dg.exp would skip or not run.
+d=$out/lint
+mkdir -p "$d/tree/pfe.bad"
+printf '/* {dg-final { scan-assembler "x" } } */\n/* { dg-final { scan-assembler "x" } */\n/* { dg-final { scan-assembler-nope "x" } } */\n' > "$d/tree/pfe.bad/bad.c"
+(cd "$d" && runtest --tool pfe --srcdir "$top/testsuite" PFE_ONCE=1 PFE_LINT_DIR="$d/tree" \
+	PFE_CC="$cc" PFE_PLUGIN="$top/build/$cc/pfe.so" PFE_SCAN="$top/build/pfe-scan" \
+	PFE_TARGET=x86_64 pfe.lint/lint.exp > runtest.out 2>&1; echo $? > run-status)
+r=$(sh scripts/suite-result.sh --subset harness-lint "$d" 2>&1)
+if grep -q '^FAIL: lint: dg directives of pfe.bad/bad.c$' "$d/pfe.sum" &&
+	[ "$(grep -c '^[0-9]*: ' "$d/pfe.log")" = 3 ]; then
+	expect_failed "harness: a dg directive that DejaGnu would skip or cannot run fails the lint" "$r"
+else
+	result FAIL "harness: a dg directive that DejaGnu would skip or cannot run fails the lint"
+	sed 's/^/    /' "$d/pfe.sum"
+fi
+
+# baseline: a test of the run's baseline that did not run, and a name that
+# occurs twice, are failures; a run with all its baseline's tests and more
+# passes.
+d=$out/baseline
+mkdir -p "$d/run" "$d/baseline"
+echo "runtest completed at now" > "$d/run/pfe.log"
+echo 0 > "$d/run/run-status"
+printf 'a\nb\n' > "$d/baseline/harness-b"
+for c in missing twice more; do
+	case $c in
+	missing) t='PASS: a' ;;
+	twice) t='PASS: a
+PASS: b
+PASS: b' ;;
+	more) t='PASS: a
+PASS: b
+PASS: c' ;;
+	esac
+	printf '%s\n\n# of expected passes\t\t%s\n' "$t" "$(echo "$t" | grep -c .)" > "$d/run/pfe.sum"
+	r=$(PFE_BASELINE_DIR=$d/baseline PFE_EXPECTED_UNSUPPORTED=$bin/none-expected \
+		sh scripts/suite-result.sh harness-b "$d/run" 2>&1)
+	case $c in
+	more)
+		if echo "$r" | grep -q '^harness-b: 3 passed, 0 failed, 0 unsupported$'; then
+			result PASS "harness: a run with more tests than its baseline passes"
+		else
+			result FAIL "harness: a run with more tests than its baseline passes"
+			printf '%s\n' "$r" | sed 's/^/    /'
+		fi ;;
+	missing) expect_failed "harness: a test of the baseline that did not run is a failure" "$r" ;;
+	twice) expect_failed "harness: a test name that occurs twice is a failure" "$r" ;;
+	esac
+done
 
 # unsupported: crafted sums against a crafted expected list.
 d=$out/unsupported

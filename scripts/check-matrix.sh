@@ -1,64 +1,124 @@
 #!/bin/sh
-# check-matrix.sh: run the DejaGnu suite for every compiler of the matrix,
-# normal and LEGACY builds, two at a time, after the harness's own tests
-# (check-harness.sh); print one DejaGnu summary and result per run
-# (suite-result.sh: every FAIL, XPASS, UNRESOLVED, ERROR, a run that did not
-# run or finish, an UNSUPPORTED that is not expected or an expected one that
-# is missing counts as failed) and, last, one line "N passed, N failed"
-# summed over all.
-# The runs are the lines of testsuite/matrix.
+# check-matrix.sh [standard|full]: run the DejaGnu suite for every run of
+# testsuite/matrix, two at a time, after the harness's own tests
+# (check-harness.sh) and GCC's own tests (check-gcc.sh); print one DejaGnu
+# summary and result per run (suite-result.sh: every FAIL, XPASS,
+# UNRESOLVED, ERROR, a run that did not run or finish, an UNSUPPORTED that
+# is not expected or an expected one that is missing, a test of the run's
+# baseline that did not run, counts as failed) and, last, one line
+# "TIER: N passed, N failed" summed over all.
 #
-# Debug: PFE_MATRIX="gcc-12 gcc-12 - - full" scripts/check-matrix.sh runs one
-# line of the table; each run's logs are in build/check/NAME/pfe.log.
+# Tiers: standard (make check) runs each line of the matrix as it says;
+# full (make check-full) runs every line with the whole suite and the whole
+# differential test (PARTS all, DIFF full; sqlite stays sqlite).
+#
+# Everything must finish within the time budget: PFE_BUDGET seconds (2700
+# for standard, 7200 for full)
+# from PFE_CHECK_START (seconds since the epoch, set by make check before
+# it installs anything; else now).  A run that cannot start before the
+# budget is spent, or has not finished when it is, is a failure that names
+# it; so is a run of testsuite/matrix that has no baseline
+# (testsuite/baseline/NAME, scripts/update-baseline.sh), and every variable
+# of the environment that changes what runs (PFE_MATRIX, RUNTESTFLAGS, ...:
+# .ci/run clears them).
+#
+# Debug: PFE_MATRIX="gcc-12 gcc-12 - - full all" scripts/check-matrix.sh
+# runs one line of the table (and says that the others did not run); each
+# run's logs are in build/check/NAME/pfe.log.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$top"
 
-MATRIX=${PFE_MATRIX:-$(grep -v '^#' testsuite/matrix)}
+tier=${1:-standard}
+case $tier in standard | full) ;; *) echo "check-matrix: tier $tier: standard or full" >&2; exit 1 ;; esac
+ALL=$(grep -v '^#' testsuite/matrix | grep -v '^ *$')
+MATRIX=${PFE_MATRIX:-$ALL}
 JOBS=${PFE_JOBS:-2}
+start=${PFE_CHECK_START:-$(date +%s)}
+budget=2700
+[ "$tier" = standard ] || budget=7200
+deadline=$((start + ${PFE_BUDGET:-$budget}))
+# Variables that change which tests run or what they are held to.
+STEERING="PFE_MATRIX RUNTESTFLAGS PFE_DIFF PFE_ONCE PFE_EXPECTED_UNSUPPORTED
+ PFE_BASELINE_DIR PFE_SUITE_TIMEOUT PFE_FUZZ_RUNS PFE_PLUGIN PFE_CC"
+names() { echo "$1" | awk 'NF { print $1 }'; }
 
 # No file of an earlier check can be read as this one's: every run's
 # directory and result go first (a run that then never starts has none).
-for name in harness gcc-tests $(echo "$MATRIX" | awk 'NF { print $1 }'); do
+for name in harness gcc-tests $(names "$ALL"); do
 	rm -rf "build/check/$name" "build/check-$name.result"
 done
+mkdir -p build/check
+
+# within_budget CMD...: CMD, stopped when the budget is spent (status 124,
+# at once when it is spent already).
+within_budget() {
+	left=$((deadline - $(date +%s)))
+	[ "$left" -gt 0 ] || return 124
+	timeout -k 10 "$left" "$@"
+}
+# not_run NAME WHY: run NAME's files say that it did not run, and why.
+not_run() {
+	mkdir -p "build/check/$1"
+	echo "not run: $2" > "build/check/$1/run-status"
+}
+
 make -s build/pfe-scan
 scripts/sid-run true		# make the chroot's mounts before the jobs race
-sh scripts/check-harness.sh > build/check-harness.result 2>&1 || :
+within_budget sh scripts/check-harness.sh > build/check-harness.result 2>&1 ||
+	[ -s build/check/harness/pfe.sum ] || not_run harness "check-harness.sh stopped (time budget)"
 # GCC's own tests of the feature through pfe-cc (run "gcc-tests").
-sh scripts/check-gcc.sh > build/check-gcc-tests.result 2>&1 || :
+within_budget sh scripts/check-gcc.sh > build/check-gcc-tests.result 2>&1 ||
+	[ -s build/check/gcc-tests/pfe.sum ] || not_run gcc-tests "check-gcc.sh stopped (time budget)"
 
-# A compiler built here (GCC 7.5) that could not be built (no sources: see
-# scripts/build-gcc7.sh): its run is one UNSUPPORTED, the others go on.
+# A compiler built here (GCC 7.5) that is not there is a failed run: the
+# pre-8 GCC this project exists for cannot drop out.
 runs=
-for name in $(echo "$MATRIX" | awk 'NF { print $1 }'); do
+for name in $(names "$MATRIX"); do
+	runs="$runs $name"
 	cc=$(echo "$MATRIX" | awk -v n="$name" '$1 == n { print $2 }')
 	case $cc in
-	/*) [ -x "$cc" ] || {
-		rm -rf "build/check/$name" && mkdir -p "build/check/$name"
-		echo "UNSUPPORTED: $name (compiler not built: no sources, see scripts/build-gcc7.sh)" > "build/check/$name/pfe.sum"
-		echo "runtest completed at $(date) (not run)" > "build/check/$name/pfe.log"
-		echo 0 > "build/check/$name/run-status"
-		: > "build/check/$name/not-built"
-		MATRIX=$(echo "$MATRIX" | awk -v n="$name" '$1 != n')
-		runs="$runs $name"
-		continue
-	} ;;
+	/*) [ -x "$cc" ] && continue
+		not_run "$name" "$cc not built (scripts/build-gcc7.sh: are its sources beside the checkout?)"
+		MATRIX=$(echo "$MATRIX" | awk -v n="$name" '$1 != n') ;;
 	esac
-	runs="$runs $name"
 done
 
+# Each job starts only with budget left, and runtest stops when it is spent.
+export tier deadline
 echo "$MATRIX" | grep -v '^$' | xargs -P "$JOBS" -L 1 sh -c '
-	name=$0 cc=$1 legacy=$2 cflags=$3 diff=$4
+	name=$0 cc=$1 legacy=$2 cflags=$3 diff=$4 parts=$5
+	left=$((deadline - $(date +%s)))
+	if [ "$left" -lt 60 ]; then
+		mkdir -p "build/check/$name"
+		echo "not run: not started within the time budget" > "build/check/$name/run-status"
+		exit 0
+	fi
 	[ "$legacy" = - ] && legacy=
 	[ "$cflags" = - ] && cflags=
 	cflags=$(echo "$cflags" | tr , " ")
-	PFE_DIFF=$diff scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags" > "build/check-$name.result" 2>&1' ||
+	once=
+	[ "$parts" = once ] && once=1
+	if [ "$tier" = full ]; then
+		parts=all
+		[ "$diff" = sqlite ] || diff=full
+	fi
+	case $parts in
+	all | once) exps= ;;
+	*) exps=$(echo "$parts" | tr , " ") ;;
+	esac
+	PFE_SUITE_TIMEOUT=$left PFE_DIFF=$diff PFE_ONCE=$once PFE_PARTS="$exps" \
+		scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags" > "build/check-$name.result" 2>&1' ||
 	: # a failed run is counted below, from its own files
 
 # Each run's result line (scripts/suite-result.sh), read again from its
 # files: a run whose xargs job died says so there too.
 passed=0 failed=0
+count() { # count RESULT: add RESULT's first line to the totals
+	set -- $(echo "$1" | head -n 1 | sed 's/^[^:]*: //; s/[^0-9 ]//g')
+	passed=$((passed + ${1:-0}))
+	failed=$((failed + ${2:-1}))
+}
 for name in harness gcc-tests $runs; do
 	echo "=== $name"
 	sed -n '/=== pfe Summary ===/,$p' "build/check/$name/pfe.sum" 2>/dev/null | grep '^#' || :
@@ -66,9 +126,28 @@ for name in harness gcc-tests $runs; do
 		echo "pfe.diff: $(cat "build/check/$name/diff-stats.txt")"
 	result=$(sh scripts/suite-result.sh "$name" "build/check/$name") || :
 	echo "$result"
-	set -- $(echo "$result" | head -n 1 | sed 's/^[^:]*: //; s/[^0-9 ]//g')
-	passed=$((passed + ${1:-0}))
-	failed=$((failed + ${2:-1}))
+	count "$result"
 done
-echo "$passed passed, $failed failed"
+
+# What make check is: every run of the matrix, each with its baseline, and
+# nothing in the environment that changes it.
+problems=
+for name in harness gcc-tests $(names "$ALL"); do
+	[ -f "testsuite/baseline/$name" ] || problems="$problems
+check: $name: no baseline (testsuite/baseline/$name: scripts/update-baseline.sh)"
+	case " $runs " in *" $name "*) ;; harness | gcc-tests) ;;
+	*) problems="$problems
+check: $name: not run (PFE_MATRIX chose the runs)" ;;
+	esac
+done
+for v in $STEERING; do
+	eval "val=\${$v:-}"
+	[ -z "$val" ] || problems="$problems
+check: $v=$val in the environment changes what runs"
+done
+n=$(printf '%s' "$problems" | grep -c . || :)
+echo "=== check"
+echo "check: 0 passed, $n failed, 0 unsupported$problems"
+failed=$((failed + n))
+echo "$tier: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -57,11 +57,12 @@ run_part() {
 	line=$(grep -v '^#' testsuite/matrix | awk -v r="$run" '$1 == r')
 	[ -n "$line" ] || { echo "$run: not in testsuite/matrix"; return 1; }
 	set -- $line "$@"
-	name=$1 cc=$2 legacy=$3 cflags=$(echo "$4" | tr , ' ')
-	shift 5
+	name=$1 cc=$2 legacy=$3 cflags=$(echo "$4" | tr , ' ') once=
+	[ "$6" = once ] && once=1
+	shift 6
 	[ "$legacy" = - ] && legacy=
 	[ "$cflags" = - ] && cflags=
-	(cd "$dir" && PFE_DIFF=quick RUNTESTFLAGS="$*" sh scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags")
+	(cd "$dir" && PFE_DIFF=quick PFE_ONCE=$once RUNTESTFLAGS="$*" sh scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags")
 }
 
 # One mutant: copy, mutate, run; a line "caught NAME: ..." or "SURVIVED NAME".

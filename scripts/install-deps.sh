@@ -27,6 +27,8 @@ PFE_SID_ROOT=${PFE_SID_ROOT:-/var/lib/pfe/sid}
 SID_GCCS=${SID_GCCS:-"13 14 15 16"}
 PFE_CORPUS=${PFE_CORPUS:-/var/lib/pfe/corpus}
 PFE_KERNEL=${PFE_KERNEL:-/var/lib/pfe/kernel}
+PFE_GCC_TESTS=${PFE_GCC_TESTS:-/var/lib/pfe/gcc-tests}
+GCC_TESTS_VERSION=14.2.0-19
 SQLITE_NPM=better-sqlite3@12.11.1
 LOG=/tmp/pfe-install.log
 MIRROR=http://deb.debian.org/debian
@@ -127,6 +129,29 @@ install_sid() {
 		{ say "sid install failed, see $LOG"; tail -20 "$LOG"; exit 1; }
 }
 
+# GCC's own tests (scripts/check-gcc.sh) come from this gcc-14-source, a
+# fixed version (trixie's: it does not move as sid's does), downloaded once
+# through the sid chroot's apt into $PFE_GCC_TESTS, never installed.
+install_gcc_tests() {
+	deb=$PFE_GCC_TESTS/gcc-14-source_${GCC_TESTS_VERSION}_all.deb
+	[ -s "$deb" ] && return 0
+	src=$PFE_SID_ROOT/etc/apt/sources.list.d/pfe-trixie.list
+	if [ ! -f "$src" ]; then
+		echo "deb $MIRROR trixie main" > "$src"
+		printf 'Package: *\nPin: release n=trixie\nPin-Priority: 1\n' > "$PFE_SID_ROOT/etc/apt/preferences.d/pfe-trixie"
+		chroot "$PFE_SID_ROOT" apt-get update >>"$LOG" 2>&1 ||
+			{ say "apt-get update (sid chroot, trixie) failed, see $LOG"; exit 1; }
+	fi
+	say "downloading gcc-14-source $GCC_TESTS_VERSION into $PFE_GCC_TESTS"
+	mkdir -p "$PFE_GCC_TESTS"
+	tmp=$(mktemp -d /tmp/pfe-gcc14.XXXXXX)
+	sidrun=$(cd "$(dirname "$0")" && pwd -P)/sid-run
+	(cd "$tmp" && "$sidrun" apt-get download -q "gcc-14-source=$GCC_TESTS_VERSION") >>"$LOG" 2>&1 &&
+		mv "$tmp/gcc-14-source_${GCC_TESTS_VERSION}_all.deb" "$deb" ||
+		{ rm -rf "$tmp"; say "apt-get download gcc-14-source=$GCC_TESTS_VERSION failed, see $LOG"; exit 1; }
+	rm -rf "$tmp"
+}
+
 install_corpus() {
 	[ -s "$PFE_CORPUS/sqlite3.c" ] && return 0
 	say "fetching $SQLITE_NPM (sqlite3 amalgamation) into $PFE_CORPUS"
@@ -178,10 +203,10 @@ install_toolchains() {
 [ "$(id -u)" = 0 ] || { say "run as root (apt-get, debootstrap, chroot)"; exit 1; }
 case "${1:-all}" in
 host) install_host; install_corpus ;;
-sid) install_sid ;;
+sid) install_sid; install_gcc_tests ;;
 kernel) install_kernel ;;
 toolchains) install_toolchains ;;
-all) install_host; install_corpus; [ "${PFE_NO_SID:-}" ] || install_sid; install_toolchains ;;
+all) install_host; install_corpus; [ "${PFE_NO_SID:-}" ] || { install_sid; install_gcc_tests; }; install_toolchains ;;
 *) say "usage: $0 [host|sid|kernel|toolchains|all]"; exit 1 ;;
 esac
 say "all dependencies present"

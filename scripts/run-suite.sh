@@ -2,7 +2,9 @@
 # run-suite.sh NAME CC [LEGACY] [CFLAGS] [DIFF]: build pfe for CC and run the
 # DejaGnu suite with it in build/check/NAME (DIFF: how much of pfe.diff runs:
 # full, quick or sqlite; PFE_ONCE=1: the run that also runs the
-# compiler-independent tests, lib/pfe.exp); then print the result
+# compiler-independent tests, lib/pfe.exp; PFE_PARTS: the .exp files of
+# the run, as testsuite/matrix names them, else all; PFE_SUITE_TIMEOUT:
+# seconds runtest may take, 2700); then print the result
 # (scripts/suite-result.sh).
 #   CC may be a sid compiler (gcc-13..16): it then runs through sid-run.
 # Exit status: 0 when the run passed, 1 when anything failed or the suite
@@ -66,7 +68,7 @@ timeout -k 30 "${PFE_SUITE_TIMEOUT:-2700}" runtest --tool pfe --srcdir "$top/tes
 	PFE_CFLAGS="$cflags" PFE_RUN="$run" PFE_NATIVE="$native" \
 	PFE_OBJDUMP="$objdump" PFE_CORPUS="${PFE_CORPUS:-/var/lib/pfe/corpus}" PFE_DIFF="$diff" \
 	PFE_ONCE="${PFE_ONCE:-}" \
-	${RUNTESTFLAGS:-} > runtest.out 2>&1
+	${PFE_PARTS:-} ${RUNTESTFLAGS:-} > runtest.out 2>&1
 echo $? > run-status
 cd "$top"
 case ${RUNTESTFLAGS:-} in

@@ -1,5 +1,5 @@
 #!/bin/sh
-# suite-result.sh [--subset] NAME DIR: the result of one run of the DejaGnu
+# suite-result.sh [--subset|--names] NAME DIR: the result of one run of the DejaGnu
 # suite (one compiler of the matrix), read from DIR/pfe.sum, DIR/pfe.log and
 # DIR/run-status (written by run-suite.sh), as one line
 #
@@ -13,29 +13,47 @@
 # pass count that disagrees with DejaGnu's summary, no pass at all), and
 # every UNSUPPORTED line that is not in the expected list for NAME, or
 # expected and missing (not checked with --subset: a run of a few .exp
-# files).
+# files), every test name that occurs twice, and every name of the run's
+# baseline ($PFE_BASELINE_DIR/NAME, default testsuite/baseline/NAME: one
+# test name a line, scripts/update-baseline.sh writes it) that the run did
+# not produce (not checked with --subset either).
 #
 # The expected list, $PFE_EXPECTED_UNSUPPORTED or
 # testsuite/expected-unsupported, holds lines "GLOB<TAB>TEXT": TEXT is what
 # follows "UNSUPPORTED: " in pfe.sum, expected of every run whose NAME
 # matches the shell pattern GLOB; a TEXT that starts with "?" may happen and
 # may not (a toolchain that could not be built); '#' lines are comments.
+# --names: print the names of the tests of DIR/pfe.sum instead, sorted.
 # Exit status 0 when nothing failed, 1 otherwise.
 # Debug: sh -x scripts/suite-result.sh gcc-12 build/check/gcc-12
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd -P)
-subset=
-[ "$1" = --subset ] && { subset=1; shift; }
-# A run whose compiler could not be built (check-matrix.sh) has none of its
-# expected UNSUPPORTEDs but the one that says so.
-[ -f "$2/not-built" ] && subset=1
+subset= names=
+case $1 in
+--subset) subset=1; shift ;;
+--names) names=1; shift ;;
+esac
 name=$1 dir=$2 expected=${PFE_EXPECTED_UNSUPPORTED:-$top/testsuite/expected-unsupported}
+baseline=${PFE_BASELINE_DIR:-$top/testsuite/baseline}/$name
+results='PASS|FAIL|XPASS|XFAIL|KPASS|KFAIL|UNRESOLVED|UNTESTED|UNSUPPORTED'
+export LC_ALL=C
 sum=$dir/pfe.sum
 problems=
 problem() { problems="$problems
 $name: $*"; }
 
 count() { grep -c -E "^($1): " "$sum" 2>/dev/null; }
+# The names of the tests of $sum, sorted, each as often as it occurs.
+test_names() { sed -n -E "s/^($results): //p" "$sum" | sort; }
+[ -z "$names" ] || { test_names; exit 0; }
+# listed WHAT FILE: a problem "WHAT: LINE" for each line of FILE, the first 20.
+listed() {
+	n=$(wc -l < "$2")
+	[ "$n" -gt 0 ] || return 0
+	problems="$problems
+$(awk -v p="$name: $1: " 'NR <= 20 { print p $0 }' "$2")"
+	[ "$n" -le 20 ] || problem "$1: ... and $((n - 20)) more"
+}
 
 passed=0 failed=0 unsupported=0
 status=$(cat "$dir/run-status" 2>/dev/null) || status=
@@ -74,6 +92,15 @@ else
 	while IFS= read -r l; do problem "unexpected UNSUPPORTED: $l"; done < "$tmp/new"
 	while IFS= read -r l; do problem "expected UNSUPPORTED missing: $l"; done < "$tmp/gone"
 	failed=$((failed + $(wc -l < "$tmp/new") + $(wc -l < "$tmp/gone")))
+
+	# Every test name once; every name of the run's baseline there.
+	test_names > "$tmp/names"
+	uniq -d "$tmp/names" > "$tmp/dups"
+	: > "$tmp/missing"
+	[ -n "$subset" ] || [ ! -f "$baseline" ] || sort -u "$baseline" | comm -23 - "$tmp/names" > "$tmp/missing"
+	listed "duplicate test name" "$tmp/dups"
+	listed "missing test (in ${baseline#"$top/"})" "$tmp/missing"
+	failed=$((failed + $(wc -l < "$tmp/dups") + $(wc -l < "$tmp/missing")))
 	rm -rf "$tmp"
 fi
 echo "$name: $passed passed, $failed failed, $unsupported unsupported"
