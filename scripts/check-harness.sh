@@ -114,7 +114,7 @@ fi
 d=$out/lint
 mkdir -p "$d/tree/pfe.bad"
 printf '/* {dg-final { scan-assembler "x" } } */\n/* { dg-final { scan-assembler "x" } */\n/* { dg-final { scan-assembler-nope "x" } } */\n' > "$d/tree/pfe.bad/bad.c"
-(cd "$d" && runtest --tool pfe --srcdir "$top/testsuite" PFE_ONCE=1 PFE_LINT_DIR="$d/tree" \
+(cd "$d" && runtest --tool pfe --srcdir "$top/testsuite" PFE_ONCE=1 PFE_LINT_DIR="$top/$d/tree" \
 	PFE_CC="$cc" PFE_PLUGIN="$top/build/$cc/pfe.so" PFE_SCAN="$top/build/pfe-scan" \
 	PFE_TARGET=x86_64 pfe.lint/lint.exp > runtest.out 2>&1; echo $? > run-status)
 r=$(sh scripts/suite-result.sh --subset harness-lint "$d" 2>&1)
