@@ -63,13 +63,16 @@ not_run() {
 	echo "not run: $2" > "build/check/$1/run-status"
 }
 
+t0=$(date +%s)
 make -s build/pfe-scan
 scripts/sid-run true		# make the chroot's mounts before the jobs race
 within_budget sh scripts/check-harness.sh > build/check-harness.result 2>&1 ||
 	[ -s build/check/harness/pfe.sum ] || not_run harness "check-harness.sh stopped (time budget)"
+t1=$(date +%s)
 # GCC's own tests of the feature through pfe-cc (run "gcc-tests").
 within_budget sh scripts/check-gcc.sh > build/check-gcc-tests.result 2>&1 ||
 	[ -s build/check/gcc-tests/pfe.sum ] || not_run gcc-tests "check-gcc.sh stopped (time budget)"
+t2=$(date +%s)
 
 # A compiler built here (GCC 7.5) that is not there is a failed run: the
 # pre-8 GCC this project exists for cannot drop out.
@@ -107,9 +110,12 @@ echo "$MATRIX" | grep -v '^$' | xargs -P "$JOBS" -L 1 sh -c '
 	all | once) exps= ;;
 	*) exps=$(echo "$parts" | tr , " ") ;;
 	esac
+	begin=$(date +%s)
 	PFE_SUITE_TIMEOUT=$left PFE_DIFF=$diff PFE_ONCE=$once PFE_PARTS="$exps" \
-		scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags" > "build/check-$name.result" 2>&1' ||
+		scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags" > "build/check-$name.result" 2>&1
+	echo "$name $(($(date +%s) - begin))" > "build/check/$name/seconds"' ||
 	: # a failed run is counted below, from its own files
+t3=$(date +%s)
 
 # Each run's result line (scripts/suite-result.sh), read again from its
 # files: a run whose xargs job died says so there too.
@@ -145,6 +151,9 @@ for v in $STEERING; do
 	[ -z "$val" ] || problems="$problems
 check: $v=$val in the environment changes what runs"
 done
+# Where the time went (README's figures are these lines).
+echo "time: $((t3 - start)) s in all (budget $((deadline - start)) s): installs $((t0 - start)) s, harness $((t1 - t0)) s, gcc-tests $((t2 - t1)) s, the runs $((t3 - t2)) s"
+echo "times: $(cat build/check/*/seconds 2>/dev/null | sort -k2,2nr | awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }')"
 n=$(printf '%s' "$problems" | grep -c . || :)
 echo "=== check"
 echo "check: 0 passed, $n failed, 0 unsupported$problems"
