@@ -23,6 +23,9 @@
 #                   fails its test (every command has a time limit)
 #   probe           a compiler of GCC 8+ that refuses the native option:
 #                   run-suite.sh stops and says why
+#   matrix          make check (check-matrix.sh) on a copy of the tree with
+#                   its budget spent, GCC 7.5 missing, a baseline missing and
+#                   RUNTESTFLAGS set: each run fails by name, exit status 1
 #   sid-reclone     a tree deleted and cloned anew at the same path (as CI
 #                   does): sid-run must show the new tree in the chroot, not
 #                   the deleted one its old mount still holds
@@ -241,6 +244,33 @@ else
 	printf '%s\n' "$r" | sed 's/^/    /'
 fi
 rm -rf build/check/harness-stale build/check/harness-unfinished build/check/harness-probe
+
+# matrix: make check itself (check-matrix.sh, on a copy of the tree) with
+# its time budget spent before it starts, GCC 7.5 not built, a run with no
+# baseline and RUNTESTFLAGS set: every run fails by name, the summary line
+# counts them, the exit status is not 0.
+d=$out/matrix
+mkdir -p "$d/tree"
+git ls-files -z | xargs -0 tar cf - | tar xf - -C "$d/tree"
+sed -i 's#/var/lib/pfe/gcc-7/bin/gcc-7#/nonexistent/gcc-7#' "$d/tree/testsuite/matrix"
+rm -f "$d/tree/testsuite/baseline/gcc-9"
+r=$(cd "$d/tree" && PFE_CHECK_START=1 RUNTESTFLAGS=x sh scripts/check-matrix.sh standard 2>&1; echo "exit $?")
+missing=
+for want in 'gcc-12: no .* (status not run: not started within the time budget)' \
+	'gcc-7: no .* (status not run: /nonexistent/gcc-7 not built' \
+	'harness: no .* (status not run: check-harness.sh stopped (time budget))' \
+	'check: gcc-9: no baseline' 'check: RUNTESTFLAGS=x in the environment' \
+	'^standard: 0 passed, [1-9][0-9]* failed$' '^exit [1-9]'; do
+	echo "$r" | grep -q -- "$want" || missing="$missing
+$want"
+done
+if [ -z "$missing" ]; then
+	result PASS "harness: make check with its budget spent, GCC 7.5 missing, a baseline missing and RUNTESTFLAGS set fails by name"
+else
+	result FAIL "harness: make check with its budget spent, GCC 7.5 missing, a baseline missing and RUNTESTFLAGS set fails by name"
+	printf 'missing:%s\n' "$missing" | sed 's/^/    /'
+	printf '%s\n' "$r" | tail -n 30 | sed 's/^/    /'
+fi
 
 # sid-reclone: a tree outside /tmp and outside this tree (both are mounted
 # in the chroot already), entered, then deleted and made again.
