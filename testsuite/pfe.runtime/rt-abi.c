@@ -10,8 +10,10 @@
  *     passes it in %rdi, riscv64 in a0, i386 on the stack).
  * The handler ends by calling a function that returns such a struct (x8
  * points into the handler's frame) and then one that returns 0 (%rax is
- * 0): a trampoline that does not restore %rax or x8 hands the function
- * those, and this program fails, whatever libpfe's own code leaves there.
+ * 0): pfe__dispatch writes neither after an entry handler returns, so a
+ * trampoline that does not restore %rax or x8 hands the function those,
+ * and this program fails (a register left as the caller set it by chance
+ * would hide the bug).
  * Prints "FAIL: ..." for each failure and "ok" last; exit 1 on a failure.
  * Debugging: PFE_DEBUG=list ./rt-abi.exe; break on rt_vsum and look at
  * $rax (x86_64) or on rt_big and $x8 (aarch64).
