@@ -13,6 +13,8 @@
 #
 # Exit status 0 only if the unmutated runs passed and every mutant was
 # caught; a mutant whose sed script changes nothing is stale: a failure too.
+# Names, test names and logs are printed with printf, never echo (dash's
+# echo rewrites the backslashes of scan-assembler patterns).
 # Debug: scripts/check-mutants.sh NAME; the copy and its logs stay in
 # build/mutants/NAME (build/check/NAME inside it).
 set -u
@@ -55,9 +57,9 @@ run_part() {
 	dir=$1 run=$2
 	shift 2
 	line=$(grep -v '^#' testsuite/matrix | awk -v r="$run" '$1 == r')
-	[ -n "$line" ] || { echo "$run: not in testsuite/matrix"; return 1; }
+	[ -n "$line" ] || { printf '%s: not in testsuite/matrix\n' "$run"; return 1; }
 	set -- $line "$@"
-	name=$1 cc=$2 legacy=$3 cflags=$(echo "$4" | tr , ' ') once=
+	name=$1 cc=$2 legacy=$3 cflags=$(printf '%s\n' "$4" | tr , ' ') once=
 	[ "$6" = once ] && once=1
 	shift 6
 	[ "$legacy" = - ] && legacy=
@@ -79,7 +81,7 @@ one() {
 		rm "$dir/$file.orig"
 	done < "$dir/.mutant-seds"
 	if [ -n "$stale" ]; then
-		echo "STALE $n: its sed script changes nothing in$stale"
+		printf 'STALE %s: its sed script changes nothing in%s\n' "$n" "$stale"
 		return
 	fi
 	add_fuzzer "$dir" "$(grep -E '^(pfe-scan/|arch-hooks/encodings)' "$dir/.mutant-seds")"
@@ -89,11 +91,12 @@ one() {
 	sum=$dir/build/check/$run/pfe.sum
 	caught=$(grep -E '^(FAIL|XPASS|UNRESOLVED|ERROR):' "$sum" 2>/dev/null)
 	if [ -n "$caught" ]; then
-		echo "caught $n: $(echo "$caught" | wc -l) tests, e.g. $(echo "$caught" | head -n 3 | sed 's/^[A-Z]*: //' | paste -sd ';' -)"
-	elif echo "$out" | grep -q ' [1-9][0-9]* failed'; then
-		echo "BROKEN $n: the run failed, no test did (a build error?): $(echo "$out" | sed -n 2p)"
+		printf 'caught %s: %s tests, e.g. %s\n' "$n" "$(printf '%s\n' "$caught" | wc -l)" \
+			"$(printf '%s\n' "$caught" | head -n 3 | sed 's/^[A-Z]*: //' | paste -sd ';' -)"
+	elif printf '%s\n' "$out" | grep -q ' [1-9][0-9]* failed'; then
+		printf 'BROKEN %s: the run failed, no test did (a build error?): %s\n' "$n" "$(printf '%s\n' "$out" | sed -n 2p)"
 	else
-		echo "SURVIVED $n: $(echo "$out" | head -n 1)"
+		printf 'SURVIVED %s: %s\n' "$n" "$(printf '%s\n' "$out" | head -n 1)"
 	fi
 }
 
@@ -107,7 +110,7 @@ names=$(awk '$1 == "mutant" { print $2 }' "$list")
 [ $# -gt 0 ] && names=$*
 for n in $names; do
 	awk -v n="$n" '$1 == "mutant" && $2 == n { found = 1 } END { exit !found }' "$list" ||
-		{ echo "check-mutants: no mutant $n in $list" >&2; exit 2; }
+		{ printf 'check-mutants: no mutant %s in %s\n' "$n" "$list" >&2; exit 2; }
 done
 
 
@@ -120,16 +123,16 @@ echo "check-mutants: the suite's parts, unmutated"
 parts=$(for n in $names; do field "$n" where; done |
 	awk '{ for (i = 2; i <= NF; i++) if (!seen[$1 " " $i]++) exps[$1] = exps[$1] " " $i }
 	     END { for (r in exps) print r exps[r] }')
-echo "$parts" | xargs -P "$jobs" -L 1 sh "$0" --base > "$work/base.txt" 2>&1 || :
+printf '%s\n' "$parts" | xargs -P "$jobs" -L 1 sh "$0" --base > "$work/base.txt" 2>&1 || :
 if grep -q ' [1-9][0-9]* failed' "$work/base.txt" ||
-	[ "$(grep -c ' 0 failed' "$work/base.txt")" -ne "$(echo "$parts" | wc -l)" ]; then
+	[ "$(grep -c ' 0 failed' "$work/base.txt")" -ne "$(printf '%s\n' "$parts" | wc -l)" ]; then
 	cat "$work/base.txt"
 	echo "check-mutants: the unmutated parts do not pass: no mutant can be judged"
 	exit 1
 fi
-echo "$names" | tr ' ' '\n' | grep -v '^$' | xargs -P "$jobs" -I{} sh "$0" --one {} > "$work/results.txt" 2>&1 || :
+printf '%s\n' "$names" | tr ' ' '\n' | grep -v '^$' | xargs -P "$jobs" -I{} sh "$0" --one {} > "$work/results.txt" 2>&1 || :
 cat "$work/results.txt"
-total=$(echo "$names" | wc -w)
+total=$(printf '%s\n' "$names" | wc -w)
 caught=$(grep -c '^caught ' "$work/results.txt")
-echo "$total mutants, $caught caught, $((total - caught)) not caught"
+printf '%s mutants, %s caught, %s not caught\n' "$total" "$caught" "$((total - caught))"
 [ "$caught" -eq "$total" ]
