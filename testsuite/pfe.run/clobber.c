@@ -14,9 +14,12 @@
  *   ./clobber scratch   patch with a trampoline that overwrites only the
  *                       target's patch scratch registers (clobbers=scratch)
  *
- * Exit 0 with the same stdout as "none": safe.  Exit 1 with "BAD" lines on
- * stderr: a caller lost a value across a patched call.  Exit 2: the entry
- * could not be patched (no record, no room, not NOPs).  The layout comes
+ * Exit 0 with the same stdout as "none": safe.  Exit 3 (LOST) with "BAD"
+ * lines on stderr: a caller lost a value across a patched call (a shape's
+ * result changed, or a loop counter: "BAD runaway loop").  Exit 1 with a
+ * "BAD" line: the trampolines did not run once per leaf call.  Exit 2: the
+ * entry could not be patched (no record, no room, not NOPs).  pfe.run's
+ * controls take only LOST as a value lost, not any failure.  The layout comes
  * from -DPFE_PRE=N -DPFE_POST=M-N (run.exp); -DLEAF_ATTR=M,N pads the
  * leaves by the attribute instead of entry= (also for native GCC).
  *
@@ -37,6 +40,7 @@
 #define LEAF __attribute__((noinline, noclone))
 #endif
 #define SHAPE __attribute__((noinline, noclone))
+#define LOST 3
 
 typedef float v4sf __attribute__((vector_size(16)));
 
@@ -152,9 +156,10 @@ void garble_runaway(void)
 {
 	static const char msg[] = "BAD runaway loop: a caller lost its loop counter\n";
 
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(3);
-	_exit(1);
+	ssize_t written = write(2, msg, sizeof(msg) - 1);
+
+	(void)written;
+	_exit(LOST);
 }
 
 static void run_shapes(char out[][64])
@@ -270,6 +275,7 @@ int main(int argc, char **argv)
 	run_shapes(before);
 	for (int i = 0; i < N_SHAPES; i++)
 		puts(before[i]);
+	fflush(stdout);		/* a runaway loop ends in _exit */
 	if (!strcmp(mode, "none"))
 		return 0;
 #ifndef PFE_PRE
@@ -288,9 +294,9 @@ int main(int argc, char **argv)
 	for (int i = 0; i < N_SHAPES; i++)
 		if (strcmp(before[i], after[i])) {
 			fprintf(stderr, "BAD %s: patched: %s\n", before[i], after[i]);
-			bad = 1;
+			bad = LOST;
 		}
-	if (tramp_calls != leaf_calls - calls_before) {
+	if (tramp_calls != leaf_calls - calls_before && !bad) {
 		fprintf(stderr, "BAD trampolines ran %ld times for %ld leaf calls\n",
 			tramp_calls, leaf_calls - calls_before);
 		bad = 1;
