@@ -23,6 +23,11 @@
 #                   fails its test (every command has a time limit)
 #   probe           a compiler of GCC 8+ that refuses the native option:
 #                   run-suite.sh stops and says why
+#   null-plugin     gcc-12's whole suite with a plugin that does nothing
+#                   (check-null-plugin.sh, make check-null; 3 minutes on
+#                   2 cores): only the tests testsuite/null-plugin-passes
+#                   lists pass; a list without some of them, or with a
+#                   line no test matches, is caught
 #   sid-reclone     a tree deleted and cloned anew at the same path (as CI
 #                   does): sid-run must show the new tree in the chroot, not
 #                   the deleted one its old mount still holds
@@ -241,6 +246,29 @@ else
 	printf '%s\n' "$r" | sed 's/^/    /'
 fi
 rm -rf build/check/harness-stale build/check/harness-unfinished build/check/harness-probe
+
+# null-plugin: gcc-12's suite with a plugin that does nothing: what passes
+# is what the list says; a list without the lines of tests that pass, and
+# with a line no test matches, fails.
+r=$(sh scripts/check-null-plugin.sh 2>&1)
+if [ $? = 0 ]; then
+	result PASS "harness: a plugin that does nothing passes only the listed tests"
+else
+	result FAIL "harness: a plugin that does nothing passes only the listed tests"
+	printf '%s\n' "$r" | sed 's/^/    /'
+fi
+d=$out/null-plugin
+mkdir -p "$d"
+# pfe.run's lines out (its native controls pass), a line in that matches nothing.
+grep -v '^#' testsuite/null-plugin-passes | awk -F '\t' '$1 != "pfe.run/run.exp"' > "$d/list"
+printf 'pfe.run/run.exp\tno such test\ta line no test matches\n' >> "$d/list"
+r=$(PFE_NULL_PASSES=$d/list sh scripts/check-null-plugin.sh --no-run 2>&1)
+if [ $? != 0 ] && echo "$r" | grep -q 'passes, not in' && echo "$r" | grep -q 'no longer passes: pfe.run/run.exp: no such test'; then
+	result PASS "harness: a null-plugin pass not listed, and a listed test that does not pass, are failures"
+else
+	result FAIL "harness: a null-plugin pass not listed, and a listed test that does not pass, are failures"
+	printf '%s\n' "$r" | sed 's/^/    /'
+fi
 
 # sid-reclone: a tree outside /tmp and outside this tree (both are mounted
 # in the chroot already), entered, then deleted and made again.
