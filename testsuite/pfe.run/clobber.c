@@ -16,7 +16,9 @@
  *
  * Exit 0 with the same stdout as "none": safe.  Exit 3 (LOST) with "BAD"
  * lines on stderr: a caller lost a value across a patched call (a shape's
- * result changed, or a loop counter: "BAD runaway loop").  Exit 1 with a
+ * result changed, a loop counter: "BAD runaway loop", or a pointer: "BAD
+ * crash in the patched run", a SIGSEGV or SIGBUS once every leaf was
+ * patched; i386 loses one at -O2 and up).  Exit 1 with a
  * "BAD" line: the trampolines did not run once per leaf call.  Exit 2: the
  * entry could not be patched (no record, no room, not NOPs).  pfe.run's
  * controls take only LOST as a value lost, not any failure.  The layout comes
@@ -25,6 +27,7 @@
  *
  * Debug: run it under gdb (qemu-aarch64 -g 1234 ...), break in the
  * trampoline, compare a shape's registers before and after the call. */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +165,18 @@ void garble_runaway(void)
 	_exit(LOST);
 }
 
+/* SIGSEGV, SIGBUS once the leaves are patched: a caller lost a pointer
+ * across a patched call and used the trampoline's garbage. */
+static void lost_pointer(int sig)
+{
+	static const char msg[] = "BAD crash in the patched run: a caller lost a pointer\n";
+	ssize_t written = write(2, msg, sizeof(msg) - 1);
+
+	(void)sig;
+	(void)written;
+	_exit(LOST);
+}
+
 static void run_shapes(char out[][64])
 {
 	snprintf(out[0], 64, "int6 %ld", shape_int6(in_l[0], in_l[1], in_l[2], in_l[3], in_l[4], in_l[5]));
@@ -290,6 +305,8 @@ int main(int argc, char **argv)
 			return r;
 	}
 	long calls_before = leaf_calls;
+	signal(SIGSEGV, lost_pointer);
+	signal(SIGBUS, lost_pointer);
 	run_shapes(after);
 	for (int i = 0; i < N_SHAPES; i++)
 		if (strcmp(before[i], after[i])) {
