@@ -9,6 +9,8 @@
 #                                45 minutes, installs included)
 #   make check-full              the same, every run with the whole suite
 #   make check-mutants           the suite catches every bug of testsuite/mutants
+#   make check-null              gcc-12's suite with a plugin that does nothing
+#                                passes only testsuite/null-plugin-passes
 #   make check-kernel            an arm64 kernel built with pfe boots and traces
 #   make bench                   compile-time ratios (sqlite3.c); libpfe
 #                                against LLVM XRay (scripts/bench-runtime.sh)
@@ -160,6 +162,13 @@ check-mutants: deps
 	$(MAKE) -s build/pfe-scan
 	sh scripts/check-mutants.sh
 
+# gcc-12's run of the suite with a plugin that does nothing
+# (scripts/null-plugin.c): every test whose purpose is pfe's output fails;
+# what may pass, and why, is testsuite/null-plugin-passes.
+check-null: deps
+	$(MAKE) -s build/pfe-scan
+	sh scripts/check-null-plugin.sh
+
 # GCC's own tests of the feature (Debian's gcc-14-source) through pfe-cc, on
 # gcc-12 (and natively, to compare), GCC 7.5 and gcc-16; under a minute.
 check-gcc: deps
@@ -184,4 +193,4 @@ clean:
 
 include pfe-scan/pfe-scan.mk
 
-.PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-full check-mutants check-kernel check-gcc bench clean
+.PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-full check-mutants check-null check-kernel check-gcc bench clean

@@ -25,7 +25,13 @@
 #                   run-suite.sh stops and says why
 #   matrix          make check (check-matrix.sh) on a copy of the tree with
 #                   its budget spent, GCC 7.5 missing, a baseline missing and
-#                   RUNTESTFLAGS set: each run fails by name, exit status 1
+#                   RUNTESTFLAGS set: each run fails by name, exit status 1;
+#                   PFE_MATRIX names the runs it leaves out, and only them
+#   null-plugin     gcc-12's whole suite with a plugin that does nothing
+#                   (check-null-plugin.sh, make check-null; 3 minutes on
+#                   2 cores): only the tests testsuite/null-plugin-passes
+#                   lists pass; a list without some of them, or with a
+#                   line no test matches, is caught
 #   sid-reclone     a tree deleted and cloned anew at the same path (as CI
 #                   does): sid-run must show the new tree in the chroot, not
 #                   the deleted one its old mount still holds
@@ -264,12 +270,43 @@ for want in 'gcc-12: no .* (status not run: not started within the time budget)'
 	echo "$r" | grep -q -- "$want" || missing="$missing
 $want"
 done
+# PFE_MATRIX: the runs it leaves out (and only they) fail by name.
+! echo "$r" | grep -q 'not run (PFE_MATRIX' || missing="$missing
+a run not left out said to be left out"
+r=$(cd "$d/tree" && PFE_CHECK_START=1 PFE_MATRIX="gcc-12 gcc-12 - - full once" sh scripts/check-matrix.sh standard 2>&1)
+echo "$r" | grep -q '^check: gcc-9: not run (PFE_MATRIX chose the runs)$' || missing="$missing
+gcc-9 left out by PFE_MATRIX, not named"
+! echo "$r" | grep -q '^check: harness: not run' || missing="$missing
+harness said to be left out by PFE_MATRIX"
 if [ -z "$missing" ]; then
-	result PASS "harness: make check with its budget spent, GCC 7.5 missing, a baseline missing and RUNTESTFLAGS set fails by name"
+	result PASS "harness: make check with its budget spent, GCC 7.5 missing, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name"
 else
-	result FAIL "harness: make check with its budget spent, GCC 7.5 missing, a baseline missing and RUNTESTFLAGS set fails by name"
+	result FAIL "harness: make check with its budget spent, GCC 7.5 missing, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name"
 	printf 'missing:%s\n' "$missing" | sed 's/^/    /'
 	printf '%s\n' "$r" | tail -n 30 | sed 's/^/    /'
+fi
+
+# null-plugin: gcc-12's suite with a plugin that does nothing: what passes
+# is what the list says; a list without the lines of tests that pass, and
+# with a line no test matches, fails.
+r=$(sh scripts/check-null-plugin.sh 2>&1)
+if [ $? = 0 ]; then
+	result PASS "harness: a plugin that does nothing passes only the listed tests"
+else
+	result FAIL "harness: a plugin that does nothing passes only the listed tests"
+	printf '%s\n' "$r" | sed 's/^/    /'
+fi
+d=$out/null-plugin
+mkdir -p "$d"
+# pfe.run's lines out (its native controls pass), a line in that matches nothing.
+grep -v '^#' testsuite/null-plugin-passes | awk -F '\t' '$1 != "pfe.run/run.exp"' > "$d/list"
+printf 'pfe.run/run.exp\tno such test\ta line no test matches\n' >> "$d/list"
+r=$(PFE_NULL_PASSES=$d/list sh scripts/check-null-plugin.sh --no-run 2>&1)
+if [ $? != 0 ] && echo "$r" | grep -q 'passes, not in' && echo "$r" | grep -q 'no longer passes: pfe.run/run.exp: no such test'; then
+	result PASS "harness: a null-plugin pass not listed, and a listed test that does not pass, are failures"
+else
+	result FAIL "harness: a null-plugin pass not listed, and a listed test that does not pass, are failures"
+	printf '%s\n' "$r" | sed 's/^/    /'
 fi
 
 # sid-reclone: a tree outside /tmp and outside this tree (both are mounted

@@ -4,7 +4,8 @@
 # full, quick or sqlite; PFE_ONCE=1: the run that also runs the
 # compiler-independent tests, lib/pfe.exp; PFE_PARTS: the .exp files of
 # the run, as testsuite/matrix names them, else all; PFE_SUITE_TIMEOUT:
-# seconds runtest may take, 2700); then print the result
+# seconds runtest may take, 2700; PFE_PLUGIN: another plugin than the one
+# built for CC, scripts/check-null-plugin.sh); then print the result
 # (scripts/suite-result.sh).
 #   CC may be a sid compiler (gcc-13..16): it then runs through sid-run.
 # Exit status: 0 when the run passed, 1 when anything failed or the suite
@@ -63,7 +64,7 @@ fi
 cd "$obj"
 # shellcheck disable=SC2086
 timeout -k 30 "${PFE_SUITE_TIMEOUT:-2700}" runtest --tool pfe --srcdir "$top/testsuite" \
-	PFE_CC="$wrap $cc" PFE_PLUGIN="$top/$build/pfe.so" \
+	PFE_CC="$wrap $cc" PFE_PLUGIN="${PFE_PLUGIN:-$top/$build/pfe.so}" \
 	PFE_SCAN="$top/build/pfe-scan" PFE_TARGET="$target" \
 	PFE_CFLAGS="$cflags" PFE_RUN="$run" PFE_NATIVE="$native" \
 	PFE_OBJDUMP="$objdump" PFE_CORPUS="${PFE_CORPUS:-/var/lib/pfe/corpus}" PFE_DIFF="$diff" \

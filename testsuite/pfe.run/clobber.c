@@ -14,14 +14,20 @@
  *   ./clobber scratch   patch with a trampoline that overwrites only the
  *                       target's patch scratch registers (clobbers=scratch)
  *
- * Exit 0 with the same stdout as "none": safe.  Exit 1 with "BAD" lines on
- * stderr: a caller lost a value across a patched call.  Exit 2: the entry
- * could not be patched (no record, no room, not NOPs).  The layout comes
+ * Exit 0 with the same stdout as "none": safe.  Exit 3 (LOST) with "BAD"
+ * lines on stderr: a caller lost a value across a patched call (a shape's
+ * result changed, a loop counter: "BAD runaway loop", or a pointer: "BAD
+ * crash in the patched run", a SIGSEGV or SIGBUS once every leaf was
+ * patched; i386 loses one at -O2 and up).  Exit 1 with a
+ * "BAD" line: the trampolines did not run once per leaf call.  Exit 2: the
+ * entry could not be patched (no record, no room, not NOPs).  pfe.run's
+ * controls take only LOST as a value lost, not any failure.  The layout comes
  * from -DPFE_PRE=N -DPFE_POST=M-N (run.exp); -DLEAF_ATTR=M,N pads the
  * leaves by the attribute instead of entry= (also for native GCC).
  *
  * Debug: run it under gdb (qemu-aarch64 -g 1234 ...), break in the
  * trampoline, compare a shape's registers before and after the call. */
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +43,7 @@
 #define LEAF __attribute__((noinline, noclone))
 #endif
 #define SHAPE __attribute__((noinline, noclone))
+#define LOST 3
 
 typedef float v4sf __attribute__((vector_size(16)));
 
@@ -152,9 +159,22 @@ void garble_runaway(void)
 {
 	static const char msg[] = "BAD runaway loop: a caller lost its loop counter\n";
 
-	if (write(2, msg, sizeof(msg) - 1) < 0)
-		_exit(3);
-	_exit(1);
+	ssize_t written = write(2, msg, sizeof(msg) - 1);
+
+	(void)written;
+	_exit(LOST);
+}
+
+/* SIGSEGV, SIGBUS once the leaves are patched: a caller lost a pointer
+ * across a patched call and used the trampoline's garbage. */
+static void lost_pointer(int sig)
+{
+	static const char msg[] = "BAD crash in the patched run: a caller lost a pointer\n";
+	ssize_t written = write(2, msg, sizeof(msg) - 1);
+
+	(void)sig;
+	(void)written;
+	_exit(LOST);
 }
 
 static void run_shapes(char out[][64])
@@ -270,6 +290,7 @@ int main(int argc, char **argv)
 	run_shapes(before);
 	for (int i = 0; i < N_SHAPES; i++)
 		puts(before[i]);
+	fflush(stdout);		/* a runaway loop ends in _exit */
 	if (!strcmp(mode, "none"))
 		return 0;
 #ifndef PFE_PRE
@@ -284,13 +305,15 @@ int main(int argc, char **argv)
 			return r;
 	}
 	long calls_before = leaf_calls;
+	signal(SIGSEGV, lost_pointer);
+	signal(SIGBUS, lost_pointer);
 	run_shapes(after);
 	for (int i = 0; i < N_SHAPES; i++)
 		if (strcmp(before[i], after[i])) {
 			fprintf(stderr, "BAD %s: patched: %s\n", before[i], after[i]);
-			bad = 1;
+			bad = LOST;
 		}
-	if (tramp_calls != leaf_calls - calls_before) {
+	if (tramp_calls != leaf_calls - calls_before && !bad) {
 		fprintf(stderr, "BAD trampolines ran %ld times for %ld leaf calls\n",
 			tramp_calls, leaf_calls - calls_before);
 		bad = 1;
