@@ -155,6 +155,9 @@ done
 # Where the time went (README's figures are these lines).
 echo "time: $((t3 - start)) s in all (budget $((deadline - start)) s): installs $((t0 - start)) s, harness $((t1 - t0)) s, gcc-tests $((t2 - t1)) s, the runs $((t3 - t2)) s"
 echo "times: $(cat build/check/*/seconds 2>/dev/null | sort -k2,2nr | awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }')"
+# Sid cannot be pinned (no snapshot archive reachable): say what it gave.
+echo "sid: $(scripts/sid-run dpkg-query -W -f '${Status} ${Package} ${Version}\n' 'gcc-1[3-9]' 'clang-[0-9]*' uftrace \
+	gcc-14-aarch64-linux-gnu 2>/dev/null | awk '$3 == "installed" { printf "%s%s %s", s, $4, $5; s = ", " }')"
 n=$(printf '%s' "$problems" | grep -c . || :)
 echo "=== check"
 echo "check: 0 passed, $n failed, 0 unsupported$problems"
