@@ -31,10 +31,15 @@ gcc-1[3-9]) wrap="$top/scripts/sid-run" ;;
 *) wrap= ;;
 esac
 build=build/$(basename "$cc")${legacy:+-legacy}
+# Runs of one tree side by side share what they build (pfe-scan; gcc-12's
+# plugin for gcc-12 and gcc-12-m32): one build at a time, or one run
+# executes a file the other is still writing ("Permission denied").
+mkdir -p build
+build_locked() { flock build/.build-lock "$@"; }
 # Only the plugins in the chroot: pfe-scan is a host tool (libelf).
-$wrap make -s CC="$cc" ${legacy:+LEGACY=1} plugin wrong-version-plugin > "$obj/build.log" 2>&1 ||
+build_locked $wrap make -s CC="$cc" ${legacy:+LEGACY=1} plugin wrong-version-plugin > "$obj/build.log" 2>&1 ||
 	die "make CC=$cc plugin failed: $(tail -5 "$obj/build.log")"
-make -s build/pfe-scan > /dev/null || die "make build/pfe-scan failed"
+build_locked make -s build/pfe-scan > /dev/null || die "make build/pfe-scan failed"
 machine=$($wrap $cc -dumpmachine) || die "$cc -dumpmachine failed"
 major=$($wrap $cc -dumpversion | cut -d. -f1)
 objdump=objdump
