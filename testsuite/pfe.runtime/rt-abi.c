@@ -19,33 +19,13 @@
  * $rax (x86_64) or on rt_big and $x8 (aarch64).
  */
 #include <pfe.h>
+#include "rt-test.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
-#define NOINLINE __attribute__((noinline, noclone))
-
-/* The fentry symbol of fentry builds (patched to NOPs at pfe_init). */
-#if defined(__x86_64__) || defined(__i386__)
-__asm__(".text\n.globl __fentry__\n__fentry__:\n\tret\n");
-#elif defined(__aarch64__)
-__asm__(".text\n.globl __fentry__\n__fentry__:\n\tmov x16, x30\n\tmov x30, x9\n\tret x16\n");
-#elif defined(__riscv)
-__asm__(".text\n.globl __fentry__\n__fentry__:\n\tjr t0\n");
-#endif
-
-static int failures;
 static unsigned long hits;
 static volatile long sink;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			printf("FAIL: " __VA_ARGS__); \
-			printf("\n"); \
-			failures++; \
-		} \
-	} while (0)
 
 /* Larger than two registers on every target: returned in memory. */
 struct big {

@@ -18,38 +18,17 @@
  * Debugging: PFE_DEBUG=list ./rt-layouts.exe prints every entry's layout.
  */
 #include <pfe.h>
+#include "rt-test.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NOINLINE __attribute__((noinline, noclone))
-
-/* The fentry symbol of fentry builds (the call form is patched to NOPs at
- * pfe_init; these run only if something calls it before). */
-#if defined(__x86_64__) || defined(__i386__)
-__asm__(".text\n.globl __fentry__\n__fentry__:\n\tret\n");
-#elif defined(__aarch64__)
-__asm__(".text\n.globl __fentry__\n__fentry__:\n\tmov x16, x30\n\tmov x30, x9\n\tret x16\n");
-#elif defined(__riscv)
-__asm__(".text\n.globl __fentry__\n__fentry__:\n\tjr t0\n");
-#endif
-
-static int failures;
 static unsigned long hits[5];
 static void *seen_fn, *seen_ret;
 static struct pfe_func *seen_func, *seen_func_field;
 static uintptr_t seen_arg0, seen_arg1, seen_arg3, seen_arg8, seen_arg9;
 static int set_stack_arg;
-
-#define CHECK(cond, ...) \
-	do { \
-		if (!(cond)) { \
-			printf("FAIL: " __VA_ARGS__); \
-			printf("\n"); \
-			failures++; \
-		} \
-	} while (0)
 
 NOINLINE long rt_add(long a, long b) { return a + b; }
 NOINLINE long rt_mul(long a, long b) { return a * b; }
