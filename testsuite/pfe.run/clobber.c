@@ -256,8 +256,10 @@ static int has_record(uintptr_t at)
 static int patch_leaf(const struct leaf *l, void (*tramp)(void))
 {
 	unsigned char *entry = l->fn;
-	uintptr_t first_nop = (uintptr_t)entry - PFE_PRE * NOP_BYTES;
 	unsigned char *area = entry + landing_pad_at(entry);
+	/* The record is the first NOP: after the landing pad when none is
+	 * before the entry. */
+	uintptr_t first_nop = PFE_PRE ? (uintptr_t)entry - PFE_PRE * NOP_BYTES : (uintptr_t)area;
 	long page = sysconf(_SC_PAGESIZE);
 
 	if (!has_record(first_nop))
