@@ -94,19 +94,33 @@ static unsigned int aarch64_kcfi_align_log2(void)
 static const char *const aarch64_kcfi_clobbers[] = { "x16", "x17", "cc", NULL };
 
 static const struct pfe_arch aarch64_arch = {
-	"\tnop\n", 4,
-	"\t.8byte\t",
-	3,
-	"@progbits",
-	aarch64_is_landing_pad,
-	aarch64_landing_pads,
-	aarch64_displaced_landing_pad, "\thint\t34 // bti c\n", NULL,
-	4, { R9_REGNUM, R16_REGNUM, R17_REGNUM, R30_REGNUM },
-	aarch64_put_fentry_call, NULL, 1, false,
-	"\t.8byte\t%s\n",
-	aarch64_put_kcfi_hash, 4, aarch64_kcfi_align_log2, false, false,
-	aarch64_put_kcfi_check, aarch64_kcfi_clobbers, NULL, 256,
-	"St9__va_list",	/* AAPCS64: va_list mangles as std::__va_list */
+	.nop = "\tnop\n",
+	.nop_size = 4,
+	.pointer_op = "\t.8byte\t",
+	.pointer_log2 = 3,
+	.section_type = "@progbits",
+	.is_landing_pad = aarch64_is_landing_pad,
+	.landing_pads = aarch64_landing_pads,
+	.displaced_landing_pad = aarch64_displaced_landing_pad,
+	.landing_pad_text = "\thint\t34 // bti c\n",
+	.take_queued_landing_pad = NULL,
+	.n_scratch = 4,
+	.scratch_regs = { R9_REGNUM, R16_REGNUM, R17_REGNUM, R30_REGNUM },
+	.put_fentry_call = aarch64_put_fentry_call,
+	.fentry_refused = NULL,
+	.call_align = 1,
+	.fentry_not_leaf = false,
+	.slot_format = "\t.8byte\t%s\n",
+	.put_kcfi_hash = aarch64_put_kcfi_hash,
+	.kcfi_hash_size = 4,
+	.kcfi_align_log2 = aarch64_kcfi_align_log2,
+	.kcfi_pad = false,
+	.kcfi_symbol = false,
+	.put_kcfi_check = aarch64_put_kcfi_check,
+	.kcfi_clobbers = aarch64_kcfi_clobbers,
+	.kcfi_trap_word = NULL,
+	.kcfi_max_offset = 256,
+	.kcfi_va_list = "St9__va_list",	/* AAPCS64: va_list mangles as std::__va_list */
 };
 
 const struct pfe_arch *pfe_arch_select(const char **why)

@@ -408,11 +408,18 @@ static void pfe_before_pass(void *gcc_data, void *user_data ATTRIBUTE_UNUSED)
 		crtl->is_leaf = false;
 }
 
-#define PFE_RTL_PASS_DATA(name) {					\
-	RTL_PASS, name, OPTGROUP_NONE, PFE_PASS_DATA_GATE_EXECUTE	\
-	TV_NONE, 0, 0, 0, 0, 0						\
-}
-static const pass_data pfe_entry_pass_data = PFE_RTL_PASS_DATA("pfe_entry");
+static const pass_data pfe_entry_pass_data = {
+	.type = RTL_PASS,
+	.name = "pfe_entry",
+	.optinfo_flags = OPTGROUP_NONE,
+	PFE_PASS_DATA_GATE_EXECUTE
+	.tv_id = TV_NONE,
+	.properties_required = 0,
+	.properties_provided = 0,
+	.properties_destroyed = 0,
+	.todo_flags_start = 0,
+	.todo_flags_finish = 0,
+};
 
 /* An RTL pass running FN. */
 class pfe_rtl_pass : public rtl_opt_pass {

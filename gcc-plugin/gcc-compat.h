@@ -176,7 +176,7 @@ static inline bool pfe_no_named_args_stdarg_p(const_tree fntype)
 #define PFE_PASS_DATA_GATE_EXECUTE
 #else
 #define PFE_PASS_ARGS void
-#define PFE_PASS_DATA_GATE_EXECUTE false, true,
+#define PFE_PASS_DATA_GATE_EXECUTE .has_gate = false, .has_execute = true,
 #endif
 
 /* GCC 5 made fatal_error take a location. */

@@ -322,8 +322,16 @@ static unsigned int kcfi_checks_execute(void)
 }
 
 static const pass_data kcfi_pass_data = {
-	GIMPLE_PASS, "pfe_kcfi", OPTGROUP_NONE, PFE_PASS_DATA_GATE_EXECUTE
-	TV_NONE, PROP_ssa, 0, 0, 0, 0
+	.type = GIMPLE_PASS,
+	.name = "pfe_kcfi",
+	.optinfo_flags = OPTGROUP_NONE,
+	PFE_PASS_DATA_GATE_EXECUTE
+	.tv_id = TV_NONE,
+	.properties_required = PROP_ssa,
+	.properties_provided = 0,
+	.properties_destroyed = 0,
+	.todo_flags_start = 0,
+	.todo_flags_finish = 0,
 };
 
 class pfe_kcfi_pass : public gimple_opt_pass {

@@ -15,14 +15,25 @@
 int plugin_is_GPL_compatible;
 
 struct pfe_options pfe_opts = {
-	false, 0, 0, PFE_DEFAULT_SECTION, PFE_CLOBBERS_ABI,
-	NULL, false, PFE_DEFAULT_CALL_SECTION, false, NULL,
-	PFE_CFI_NONE, PFE_CFI_LAYOUT_CLANG, false
+	.has_entry = false,
+	.entry_size = 0,
+	.entry_pre = 0,
+	.section = PFE_DEFAULT_SECTION,
+	.clobbers = PFE_CLOBBERS_ABI,
+	.fentry = NULL,
+	.fentry_nop = false,
+	.call_section = PFE_DEFAULT_CALL_SECTION,
+	.ops_slot = false,
+	.ops_slot_value = NULL,
+	.cfi = PFE_CFI_NONE,
+	.cfi_layout = PFE_CFI_LAYOUT_CLANG,
+	.cfi_layout_given = false,
 };
 const struct pfe_arch *pfe_arch;
 
 static struct plugin_info pfe_info = {
-	"0.1", "patchable function entries on any GCC; -fplugin-arg-pfe-help"
+	.version = "0.1",
+	.help = "patchable function entries on any GCC; -fplugin-arg-pfe-help",
 };
 
 /* A key with a usage takes a value ("=NAME"), or may ("[=SYM]"). */
