@@ -19,7 +19,8 @@
 #                                for CC's target (x86_64, aarch64, riscv64)
 #
 # The plugin is compiled by the host C++ compiler that matches CC
-# (g++-N for gcc-N, else g++) against CC's plugin headers.  V=1 echoes.
+# (g++-N for gcc-N if it works, else g++; PLUGIN_CXX= to choose) against
+# CC's plugin headers.  V=1 echoes.
 
 # make's built-in default CC is cc: pfe's is gcc.
 ifeq ($(origin CC),default)
@@ -37,7 +38,15 @@ PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
 GCC_TARGET := $(shell $(CC) -dumpmachine)
 GCC_MAJOR := $(shell $(CC) -dumpversion | cut -d. -f1)
 HOST_ARCH := $(shell uname -m)
-PLUGIN_CXX ?= $(if $(and $(filter $(HOST_ARCH)-%,$(GCC_TARGET)),$(shell command -v g++-$(GCC_MAJOR))),g++-$(GCC_MAJOR),g++)
+# The plugin's C++ compiler: the first of g++-N (CC's version, for the
+# host) and g++ that compiles C++ with its library's headers (GCC 7.5 as
+# scripts/build-gcc7.sh builds it has a g++-7 but no libstdc++ headers);
+# PLUGIN_CXX= chooses another.
+cxx_works = $(shell $(1) -x c++ -fsyntax-only -include new -include string /dev/null \
+	> /dev/null 2>&1 && echo $(1))
+ifndef PLUGIN_CXX
+PLUGIN_CXX := $(firstword $(foreach c,$(if $(filter $(HOST_ARCH)-%,$(GCC_TARGET)),g++-$(GCC_MAJOR)) g++,$(call cxx_works,$(c))))
+endif
 
 # arch-hooks/ has one file per GCC back end (config/<backend> in GCC).
 ARCH_BACKEND := $(strip \
@@ -61,6 +70,7 @@ plugin: $(BUILD)/pfe.so
 
 $(BUILD)/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
 	$(if $(ARCH_BACKEND),,$(error pfe: no arch-hooks for target $(GCC_TARGET)))
+	$(if $(PLUGIN_CXX),,$(error pfe: no C++ compiler builds the plugin for $(CC): neither g++-$(GCC_MAJOR) nor g++ compiles C++ with its headers; set PLUGIN_CXX=))
 	@mkdir -p $(BUILD)
 	@echo "  CXX  $@  ($(PLUGIN_CXX), $(GCC_TARGET) GCC $(GCC_MAJOR)$(if $(LEGACY_ON), legacy))"
 	$(Q)$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -o $@.$$$$ $(PLUGIN_SRCS) && mv -f $@.$$$$ $@

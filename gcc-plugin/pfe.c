@@ -3,7 +3,8 @@
  * Load with -fplugin=pfe (after make install) or -fplugin=PATH/pfe.so;
  * arguments are -fplugin-arg-pfe-KEY[=VALUE]; -fplugin-arg-pfe-help lists
  * them.  Arguments are parsed strictly: an unknown key, a missing or
- * malformed value, or a key given twice is a GCC error naming it.
+ * malformed value is a GCC error naming it; of a key given twice the
+ * last wins, as with GCC's options.
  *
  * Debugging: gcc -v shows the cc1 command line with the plugin arguments;
  * errors from here start with "pfe:".
@@ -66,13 +67,18 @@ static bool parse_m_n(const char *value, unsigned int *size, unsigned int *pre)
 	       (!comma || parse_count(comma + 1, end, pre)) && *pre <= *size;
 }
 
+/* The key that gave the padding: the same key again replaces it (the last
+ * wins, as with GCC's options); the other spelling contradicts it. */
+static const char *entry_key;
+
 static bool set_entry(const char *arg, unsigned int size, unsigned int pre)
 {
-	if (pfe_opts.has_entry) {
+	if (entry_key && strcmp(entry_key, arg)) {
 		error("pfe: %<-fplugin-arg-pfe-%s%>: padding given twice "
 		      "(%<entry=%> and %<patchable-function-entry=%>)", arg);
 		return false;
 	}
+	entry_key = arg;
 	pfe_opts.has_entry = true;
 	pfe_opts.entry_size = size;
 	pfe_opts.entry_pre = pre;
@@ -153,6 +159,7 @@ static bool parse_call_section(const char *arg, const char *value)
 static bool parse_ops_slot(const char *arg, const char *value)
 {
 	pfe_opts.ops_slot = true;
+	pfe_opts.ops_slot_value = NULL;
 	return !value || parse_name(arg, value, &pfe_opts.ops_slot_value);
 }
 
@@ -256,7 +263,10 @@ static const struct pfe_key *find_key(const char *name)
 	return NULL;
 }
 
-/* Every bad argument is reported, not just the first. */
+/* In order, every one checked: a key given again replaces what it gave
+ * before (the last wins, as with GCC's own options, so that a build that
+ * passes its CFLAGS twice builds); every bad argument is reported, not
+ * just the first. */
 static bool parse_arguments(const struct plugin_name_args *info)
 {
 	bool ok = true;
@@ -264,16 +274,10 @@ static bool parse_arguments(const struct plugin_name_args *info)
 	for (int i = 0; i < info->argc; i++) {
 		const struct plugin_argument *a = &info->argv[i];
 		const struct pfe_key *key = find_key(a->key);
-		bool seen_before = false;
 
-		for (int j = 0; j < i; j++)
-			seen_before |= !strcmp(info->argv[j].key, a->key);
 		if (!key) {
 			error("pfe: unknown argument %<-fplugin-arg-pfe-%s%> "
 			      "(%<-fplugin-arg-pfe-help%> lists them)", a->key);
-			ok = false;
-		} else if (seen_before) {
-			error("pfe: %<-fplugin-arg-pfe-%s%> given twice", a->key);
 			ok = false;
 		} else if (key->usage && !value_optional(key) &&
 			   (!a->value || !*a->value)) {

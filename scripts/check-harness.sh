@@ -32,6 +32,9 @@
 #                   2 cores): only the tests testsuite/null-plugin-passes
 #                   lists pass; a list without some of them, or with a
 #                   line no test matches, is caught
+#   plugin-cxx      make CC=gcc-7 with GCC 7.5 first in PATH (its g++-7 has
+#                   no library headers) builds the plugin with g++; with no
+#                   working C++ compiler make stops naming PLUGIN_CXX
 #   sid-reclone     a tree deleted and cloned anew at the same path (as CI
 #                   does): sid-run must show the new tree in the chroot, not
 #                   the deleted one its old mount still holds
@@ -307,6 +310,32 @@ if [ $? != 0 ] && echo "$r" | grep -q 'passes, not in' && echo "$r" | grep -q 'n
 else
 	result FAIL "harness: a null-plugin pass not listed, and a listed test that does not pass, are failures"
 	printf '%s\n' "$r" | sed 's/^/    /'
+fi
+
+# plugin-cxx: make CC=gcc-7 with GCC 7.5's bin first in PATH, as README's
+# kernel recipe sets it: its g++-7 has no library headers, so the plugin is
+# built with g++; with no C++ compiler that works, make stops and says
+# PLUGIN_CXX.  (make -n: the choice, not a build.)
+g7=/var/lib/pfe/gcc-7/bin
+if [ -x "$g7/gcc-7" ]; then
+	r=$(PATH=$g7:$PATH make -n -B CC=gcc-7 build/gcc-7/pfe.so 2>&1)
+	if printf '%s\n' "$r" | grep -q '^g++ -x c++ '; then
+		result PASS "harness: make CC=gcc-7 with GCC 7.5 first in PATH builds the plugin with g++"
+	else
+		result FAIL "harness: make CC=gcc-7 with GCC 7.5 first in PATH builds the plugin with g++"
+		printf '%s\n' "$r" | sed 's/^/    /'
+	fi
+	fake g++ 'exit 1'
+	r=$(PATH=$bin:$g7:$PATH make -n -B CC=gcc-7 build/gcc-7/pfe.so 2>&1)
+	if printf '%s\n' "$r" | grep -q 'no C++ compiler builds the plugin for gcc-7: .*set PLUGIN_CXX='; then
+		result PASS "harness: with no C++ compiler that works, make names PLUGIN_CXX"
+	else
+		result FAIL "harness: with no C++ compiler that works, make names PLUGIN_CXX"
+		printf '%s\n' "$r" | sed 's/^/    /'
+	fi
+	rm -f "$bin/g++"
+else
+	result FAIL "harness: make CC=gcc-7 with GCC 7.5 first in PATH (no GCC 7.5 at $g7)"
 fi
 
 # sid-reclone: a tree outside /tmp and outside this tree (both are mounted
