@@ -7,7 +7,9 @@
  * function's address, and pfe_call_func looks the function up if asked.
  * With an exit handler, the function's return address is replaced by
  * pfe__tramp_return and kept on a per-thread stack; pfe__exit pops it.
- * No locks: it reads what api.c publishes with release stores.
+ * No locks: it reads what api.c publishes with release stores, in a
+ * read section (internal.h) that pfe_synchronize waits for; a retired
+ * attachment's handlers are not called.
  *
  * Debugging: pfe_get_stats counts calls from unknown sites and the calls
  * the guard skipped; a breakpoint on pfe__dispatch sees every call.

@@ -16,8 +16,10 @@
  * nowhere else in the C code.
  *
  * Locking: every change of state (init, rescan, attach, enable...) holds
- * pfe__lock; the dispatch path takes no lock: it reads what is published
- * with release stores and never freed.
+ * pfe__lock (api.c's lock(): cancellation disabled meanwhile; reset in a
+ * fork's child); the dispatch path takes no lock: it reads what is
+ * published with release stores and never freed, inside a read section
+ * (pfe__read_begin) that pfe_synchronize waits for.
  *
  * Debugging: PFE_DEBUG=list prints each function's layout at pfe_init;
  * PFE_DEBUG=stall=MS sleeps MS ms between the phases of every batch (so
