@@ -56,7 +56,7 @@ ARCH_BACKEND := $(strip \
 ARCH_SRC := arch-hooks/$(ARCH_BACKEND).c
 
 PLUGIN_SRCS := gcc-plugin/pfe.c gcc-plugin/plan.c gcc-plugin/emit.c \
-	gcc-plugin/kcfi.c gcc-plugin/kcfi-hash.c $(ARCH_SRC)
+	gcc-plugin/kcfi.c gcc-plugin/kcfi-hash.c gcc-plugin/lto.c $(ARCH_SRC)
 PLUGIN_HDRS := gcc-plugin/pfe.h gcc-plugin/gcc-compat.h
 PLUGIN_CXXFLAGS := -x c++ -fPIC -shared -O2 -fno-rtti -fno-exceptions \
 	-Wall -Wextra -Werror -Wno-unused-parameter \

@@ -54,8 +54,8 @@
 #include "function-abi.h"
 #endif
 
-/* GIMPLE, for the files that insert statements (kcfi.c defines
- * PFE_NEED_GIMPLE): the headers and their order changed over the releases;
+/* GIMPLE and the symbol table, for the files that insert statements or
+ * top-level asm (kcfi.c and lto.c define PFE_NEED_GIMPLE): the headers and their order changed over the releases;
  * this order works from 4.9 (as the kernel's gcc-common.h) to 16. */
 #ifdef PFE_NEED_GIMPLE
 #include "basic-block.h"
@@ -112,6 +112,17 @@ static inline bool pfe_may_be_called_indirectly(tree fndecl)
 #else
 	struct cgraph_node *node = cgraph_get_node(fndecl);
 	return !node || !cgraph_only_called_directly_p(node);
+#endif
+}
+
+/* A top-level asm statement of TEXT (asm("...") at file scope: LTO carries
+ * it to the link).  GCC 5 made the symbol table an object. */
+static inline void pfe_add_toplevel_asm(const char *text)
+{
+#if BUILDING_GCC_VERSION >= 5000
+	symtab->finalize_toplevel_asm(build_string(strlen(text), text));
+#else
+	add_asm_node(build_string(strlen(text), text));
 #endif
 }
 

@@ -343,6 +343,7 @@ static void pfe_start_unit(void *event_data, void *data)
 		pfe_fatal("pfe: unsupported target: %s", why);
 	check_entry_modes();
 	pfe_emit_init();
+	pfe_lto_start_unit();
 }
 
 /* PLUGIN_ALL_PASSES_START: plan each function before GCC expands it (the
@@ -377,5 +378,6 @@ int plugin_init(struct plugin_name_args *info,
 			  pfe_function_start, NULL);
 	pfe_register_passes(info->base_name);
 	pfe_kcfi_register(info->base_name);
+	pfe_lto_register(info->base_name);
 	return 0;
 }

@@ -176,6 +176,10 @@ void pfe_kcfi_note_typedef(tree decl);
 
 /* emit.c */
 void pfe_emit_init(void);
+
+/* lto.c */
+void pfe_lto_start_unit(void);
+void pfe_lto_register(const char *plugin_name);
 void pfe_register_passes(const char *plugin_name);
 int pfe_insn_code(pfe_insn insn);
 
