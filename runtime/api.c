@@ -1,8 +1,15 @@
 /* api.c: the public calls of pfe.h: the registry of objects (pfe_init,
  * pfe_rescan over dl_iterate_phdr), lookups, attach/enable/disable/detach,
  * stats, and the argument accessors.  Every change of state holds
- * pfe__lock; objects are published (pfe__objects, pfe__nobjects) with a
- * release store and never freed, so dispatch reads them without a lock.
+ * pfe__lock (lock()/unlock(): cancellation disabled meanwhile, and kept
+ * consistent over fork by pthread_atfork); objects are published
+ * (pfe__objects, pfe__nobjects) with a release store and never freed, so
+ * dispatch reads them without a lock.
+ *
+ * Objects are known by their mapping (dlpi_addr, dlpi_phdr) and their
+ * file (device, inode).  dlclose is interposed: once the real one
+ * returns, every object no longer loaded is marked dead, before any other
+ * libpfe call can write into its range.
  *
  * Debugging: PFE_DEBUG=list prints every function found and its layout;
  * warnings (stderr, "libpfe: FUNCTION: ...") name the function and offset.
@@ -10,19 +17,29 @@
 #define _GNU_SOURCE
 #include "internal.h"
 
+#include <dirent.h>
+#include <dlfcn.h>
 #include <link.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 HIDDEN pthread_mutex_t pfe__lock = PTHREAD_MUTEX_INITIALIZER;
 HIDDEN const struct pfe_arch *pfe__arch;
 HIDDEN struct pfe_object *pfe__objects[PFE_MAX_OBJECTS];
 HIDDEN _Atomic size_t pfe__nobjects;
 HIDDEN struct pfe_counters pfe__counters;
+HIDDEN _Atomic unsigned pfe__epoch;
+HIDDEN _Atomic unsigned long pfe__readers[2];
+/* The attachments not retired yet (pfe_synchronize), under the lock. */
+static struct pfe_attachment *attachments;
 static bool initialised;
 static int init_error;
+/* The threads of the process at pfe_init (qemu-user has its own). */
+static unsigned threads_at_init;
 
 static const char *const messages[] = {
 	[PFE_OK] = "no error",
@@ -35,6 +52,8 @@ static const char *const messages[] = {
 	[PFE_EFILE] = "an object's file is unreadable or malformed",
 	[PFE_ESYNC] = "no way to make other threads see new code (membarrier)",
 	[PFE_ENOTARGET] = "libpfe has no trampolines for this target",
+	[PFE_EUNLOADED] = "the function's object was unloaded (dlclose)",
+	[PFE_EBUSY] = "a handler did not return (pfe_synchronize gave up)",
 };
 
 const char *pfe_strerror(int err)
@@ -81,6 +100,45 @@ void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* pfe__lock, cancellation disabled while it is held: a deferred
+ * cancellation point inside libpfe (open, read, fprintf) would otherwise
+ * end the thread with the lock held.  Returns the state to restore. */
+static int lock(void)
+{
+	int old;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	pthread_mutex_lock(&pfe__lock);
+	return old;
+}
+
+static void unlock(int cancel_state)
+{
+	pthread_mutex_unlock(&pfe__lock);
+	pthread_setcancelstate(cancel_state, NULL);
+}
+
+/* fork: no batch is in flight while the lock is held, so the child gets
+ * consistent code and state, and a lock of its own. */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&pfe__lock);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&pfe__lock);
+}
+
+static void fork_child(void)
+{
+	pthread_mutex_init(&pfe__lock, NULL);
+	/* The other threads' read sections are not the child's. */
+	atomic_store(&pfe__readers[0], 0);
+	atomic_store(&pfe__readers[1], 0);
+	/* patch.c's per-process state, when it has any: its hook here. */
+}
+
 /* ---- the registry ---- */
 
 struct scan {
@@ -91,11 +149,19 @@ struct scan {
 static int collect(struct dl_phdr_info *info, size_t size, void *data)
 {
 	struct scan *s = data;
+	struct pfe_object_id *id;
+	struct stat st;
 
 	(void)size;
 	if (s->n < PFE_MAX_OBJECTS) {
-		s->ids[s->n] = (struct pfe_object_id){ info->dlpi_name ? info->dlpi_name : "",
-			info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, s->n == 0 };
+		id = &s->ids[s->n];
+		*id = (struct pfe_object_id){ info->dlpi_name ? info->dlpi_name : "",
+			info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, s->n == 0, 0, 0 };
+		/* The vDSO has no file: 0, 0. */
+		if (stat(id->is_main ? "/proc/self/exe" : id->name, &st) == 0) {
+			id->dev = st.st_dev;
+			id->ino = st.st_ino;
+		}
 		s->n++;
 	}
 	return 0;
@@ -114,32 +180,98 @@ static void list_object(const struct pfe_object *o)
 	}
 }
 
+/* The same mapping of the same file.  The file tells apart objects
+ * loaded at the same address (dlpi_phdr is the same offset from it in
+ * most); the same file unloaded and loaded again there is a new object
+ * only because dlclose told us (mark_unloaded). */
+static bool same_object(const struct pfe_object *o, const struct pfe_object_id *id)
+{
+	return o->base == id->base && o->phdr == id->phdr && o->dev == id->dev && o->ino == id->ino;
+}
+
 static bool known(const struct pfe_object_id *id)
 {
 	for (size_t i = 0; i < pfe__nobjects; i++)
-		if (pfe__objects[i]->phdr == id->phdr && pfe__objects[i]->base == id->base &&
-		    !pfe__objects[i]->dead)
+		if (same_object(pfe__objects[i], id) && !pfe__objects[i]->dead)
 			return true;
 	return false;
 }
 
+/* The objects loaded now, into S (the lock held). */
+static void collect_loaded(struct scan *s)
+{
+	s->n = 0;
+	dl_iterate_phdr(collect, s);
+}
+
+/* Mark dead the objects that S does not list. */
+static void mark_unloaded(const struct scan *s)
+{
+	for (size_t i = 0; i < pfe__nobjects; i++) {
+		bool live = false;
+
+		for (size_t k = 0; k < s->n; k++)
+			live |= same_object(pfe__objects[i], &s->ids[k]);
+		if (!live)
+			atomic_store(&pfe__objects[i]->dead, true);
+	}
+}
+
+/* The threads of the process (entries of /proc/self/task), 0 if unknown. */
+static unsigned count_threads(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	unsigned n = 0;
+
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Whether preparing F writes to its code: its bytes are not yet its
+ * disabled form (x86: single NOPs, or the fentry call; aarch64 and
+ * riscv: the first word of the sequence, mov x9, x30 or auipc). */
+static bool prepare_rewrites(const struct pfe_func *f)
+{
+	uint8_t seq[PFE_ENC_MAX_BYTES];
+
+	f->patch->put(seq, f->pos, f->target, false);
+	return memcmp((const void *)f->pos, seq, f->patch->len) != 0;
+}
+
+/* An object found while threads run that pfe_init did not know (dlopen:
+ * its constructors have run, and may have started threads running its
+ * code): an entry whose preparation rewrites code is left alone, as no
+ * protocol makes that rewrite safe for a thread inside it.  Those whose
+ * bytes already are the disabled form are prepared by no write at all. */
+static void keep_from_running_code(struct pfe_object *o)
+{
+	unsigned threads = count_threads();
+
+	if (threads && threads <= threads_at_init)
+		return;
+	for (size_t i = 0; i < o->nfuncs; i++) {
+		struct pfe_func *f = &o->funcs[i];
+
+		if (!f->patch || !prepare_rewrites(f))
+			continue;
+		f->patch = NULL;
+		f->dispatch = PFE_DISPATCH_NONE;
+		f->why = "found after threads started, and preparing it rewrites code they may run";
+	}
+}
+
 /* Objects loaded since the last scan are read, prepared and published;
  * objects no longer loaded are marked dead. */
-static int scan_locked(void)
+static int scan_locked(bool at_init)
 {
 	static struct scan s;
 	int first = 0;
 
-	s.n = 0;
-	dl_iterate_phdr(collect, &s);
-	for (size_t i = 0; i < pfe__nobjects; i++) {
-		bool live = false;
-
-		for (size_t k = 0; k < s.n; k++)
-			live |= pfe__objects[i]->phdr == s.ids[k].phdr && pfe__objects[i]->base == s.ids[k].base;
-		if (!live)
-			atomic_store(&pfe__objects[i]->dead, true);
-	}
+	collect_loaded(&s);
+	mark_unloaded(&s);
 	for (size_t k = 0; k < s.n && pfe__nobjects < PFE_MAX_OBJECTS; k++) {
 		struct pfe_object *o;
 		int err;
@@ -149,6 +281,8 @@ static int scan_locked(void)
 		err = pfe__object_load(&s.ids[k], &o);
 		if (!err)
 			err = pfe__place_targets(o);
+		if (!err && !at_init)
+			keep_from_running_code(o);
 		if (!err)
 			err = pfe__prepare(o);
 		if (err) {
@@ -167,30 +301,56 @@ static int scan_locked(void)
 
 int pfe_init(void)
 {
-	int err;
+	int err, cs = lock();
 
-	pthread_mutex_lock(&pfe__lock);
 	if (!initialised) {
 		initialised = true;
+		pthread_atfork(fork_prepare, fork_parent, fork_child);
+		threads_at_init = count_threads();
 		pfe__arch = pfe_enc_this_arch();
 		init_error = pfe__arch ? pfe__patch_init() : PFE_ENOTARGET;
 		if (!init_error)
-			init_error = scan_locked();
+			init_error = scan_locked(true);
 	}
 	err = init_error;
-	pthread_mutex_unlock(&pfe__lock);
+	unlock(cs);
 	return err;
 }
 
 int pfe_rescan(void)
 {
-	int err = pfe_init();
+	int err = pfe_init(), cs = lock();
 
-	pthread_mutex_lock(&pfe__lock);
 	if (pfe__arch && !err)
-		err = scan_locked();
-	pthread_mutex_unlock(&pfe__lock);
+		err = scan_locked(false);
+	unlock(cs);
 	return err;
+}
+
+/* dlclose, interposed: the objects it unloaded are dead before it
+ * returns (pfe_disable of one of their functions writes nothing and says
+ * PFE_EUNLOADED; an object loaded in their range later is new).  A
+ * dlclose that does not come here (libpfe itself dlopen'ed without
+ * RTLD_GLOBAL, a call to libc's own) is seen at the next pfe_rescan. */
+int dlclose(void *handle)
+{
+	static int (*_Atomic real_dlclose)(void *);
+	static struct scan s;
+	int (*real)(void *) = atomic_load(&real_dlclose);
+	int ret, cs;
+
+	if (!real) {
+		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
+		atomic_store(&real_dlclose, real);
+	}
+	ret = real(handle);
+	cs = lock();
+	if (initialised) {
+		collect_loaded(&s);
+		mark_unloaded(&s);
+	}
+	unlock(cs);
+	return ret;
 }
 
 __attribute__((constructor)) static void pfe_auto_init(void)
@@ -323,11 +483,12 @@ static struct pfe_func **attached_funcs(size_t *n)
 	return fs;
 }
 
-/* A handler's attachment: immutable, never freed, so that one can serve
- * many functions (pfe_attach_all: a call touches one, hot in the cache). */
+/* A handler's attachment: its handlers and data immutable, never freed,
+ * so that one can serve many functions (pfe_attach_all: a call touches
+ * one, hot in the cache). */
 static struct pfe_attachment *new_attachment(pfe_entry_handler entry, pfe_exit_handler exit, void *data)
 {
-	struct pfe_attachment *a = malloc(sizeof *a);
+	struct pfe_attachment *a = calloc(1, sizeof *a);
 
 	if (a) {
 		a->entry = entry;
@@ -337,18 +498,39 @@ static struct pfe_attachment *new_attachment(pfe_entry_handler entry, pfe_exit_h
 	return a;
 }
 
+/* A new attachment A, listed for pfe_synchronize (the lock held). */
+static void keep_attachment(struct pfe_attachment *a)
+{
+	a->next = attachments;
+	attachments = a;
+}
+
+/* F's attachment becomes A (the lock held; NULL: detached). */
+static void set_attachment(struct pfe_func *f, struct pfe_attachment *a)
+{
+	struct pfe_attachment *old = atomic_load(&f->att);
+
+	if (a)
+		a->users++;
+	if (old)
+		old->users--;
+	atomic_store_explicit(&f->att, a, memory_order_release);
+}
+
 static int attach_locked(struct pfe_func *f, struct pfe_attachment *a)
 {
 	if (!f->patch)
 		return PFE_ELAYOUT;
-	atomic_store_explicit(&f->att, a, memory_order_release);
+	if (atomic_load(&f->obj->dead))
+		return PFE_EUNLOADED;
+	set_attachment(f, a);
 	return 0;
 }
 
 int pfe_attach(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exit, void *data)
 {
 	struct pfe_attachment *a;
-	int err;
+	int err, cs;
 
 	if (!f || (!entry && !exit))
 		return PFE_EINVAL;
@@ -356,11 +538,12 @@ int pfe_attach(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exi
 		return PFE_ELAYOUT;
 	if (!(a = new_attachment(entry, exit, data)))
 		return PFE_ENOMEM;
-	pthread_mutex_lock(&pfe__lock);
+	cs = lock();
+	keep_attachment(a);
 	err = attach_locked(f, a);
 	if (!err)
 		err = pfe__set_slots(&f, 1);
-	pthread_mutex_unlock(&pfe__lock);
+	unlock(cs);
 	return err;
 }
 
@@ -369,42 +552,44 @@ int pfe_attach_all(pfe_entry_handler entry, pfe_exit_handler exit, void *data, s
 	struct pfe_attachment *a;
 	struct pfe_func **fs;
 	size_t n = 0, nfs;
-	int err;
+	int err, cs;
 
 	if (!entry && !exit)
 		return PFE_EINVAL;
 	if (!(a = new_attachment(entry, exit, data)))
 		return PFE_ENOMEM;
 
-	pthread_mutex_lock(&pfe__lock);
+	cs = lock();
+	keep_attachment(a);
 	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f))
 		n += attach_locked(f, a) == 0;
 	fs = attached_funcs(&nfs);
 	err = !fs ? PFE_ENOMEM : pfe__set_slots(fs, nfs);
-	pthread_mutex_unlock(&pfe__lock);
+	unlock(cs);
 	free(fs);
 	if (attached)
 		*attached = n;
 	return err;
 }
 
-/* FS must all be patchable (and attached, to enable). */
+/* FS must all be patchable, in loaded objects (and attached, to enable). */
 static int toggle_many(struct pfe_func *const *fs, size_t n, bool enable)
 {
-	int err = 0;
+	int err = 0, cs = lock();
 
-	pthread_mutex_lock(&pfe__lock);
 	for (size_t i = 0; i < n && !err; i++) {
 		if (!fs[i])
 			err = PFE_EINVAL;
 		else if (!fs[i]->patch)
 			err = PFE_ELAYOUT;
+		else if (atomic_load(&fs[i]->obj->dead))
+			err = PFE_EUNLOADED;
 		else if (enable && !atomic_load(&fs[i]->att))
 			err = PFE_ENOHANDLER;
 	}
 	if (!err && n)
 		err = pfe__toggle(fs, n, enable);
-	pthread_mutex_unlock(&pfe__lock);
+	unlock(cs);
 	return err;
 }
 
@@ -430,10 +615,13 @@ int pfe_disable_many(struct pfe_func *const *fs, size_t n)
 
 int pfe_detach(struct pfe_func *f)
 {
-	int err = pfe_disable(f);
+	int err = pfe_disable(f), cs;
 
-	if (!err)
-		atomic_store_explicit(&f->att, NULL, memory_order_release);
+	if (!err) {
+		cs = lock();
+		set_attachment(f, NULL);
+		unlock(cs);
+	}
 	return err;
 }
 
@@ -441,14 +629,13 @@ static int toggle_all(bool enable, bool detach)
 {
 	size_t n;
 	struct pfe_func **fs;
-	int err;
+	int err, cs = lock();
 
-	pthread_mutex_lock(&pfe__lock);
 	fs = attached_funcs(&n);
 	err = !fs ? PFE_ENOMEM : n ? pfe__toggle(fs, n, enable) : 0;
 	for (size_t i = 0; i < n && detach && !err; i++)
-		atomic_store_explicit(&fs[i]->att, NULL, memory_order_release);
-	pthread_mutex_unlock(&pfe__lock);
+		set_attachment(fs[i], NULL);
+	unlock(cs);
 	free(fs);
 	return err;
 }
@@ -466,6 +653,54 @@ int pfe_disable_all(void)
 int pfe_detach_all(void)
 {
 	return toggle_all(false, true);
+}
+
+/* Retire the attachments no function uses (the lock held). */
+static void retire_unused(void)
+{
+	for (struct pfe_attachment **p = &attachments; *p;) {
+		if ((*p)->users) {
+			p = &(*p)->next;
+			continue;
+		}
+		atomic_store(&(*p)->retired, true);
+		*p = (*p)->next;
+	}
+}
+
+/* Until no read section of the epoch before the flip is left, at most
+ * TIMEOUT_MS; false if one is. */
+static bool drain_epoch(unsigned timeout_ms)
+{
+	unsigned old = atomic_fetch_add(&pfe__epoch, 1) & 1;
+	struct timespec pause = { 0, 100000 };
+
+	for (unsigned waited = 0; atomic_load(&pfe__readers[old]); waited++) {
+		if (waited / 10 >= timeout_ms)
+			return false;
+		nanosleep(&pause, NULL);
+	}
+	return true;
+}
+
+/* Two flips: a reader may have read the epoch before the first and
+ * counted itself after the wait for it; it is waited for at the second
+ * (and checks retired after counting itself, so it calls nothing retired
+ * before the first). */
+int pfe_synchronize(void)
+{
+	static pthread_mutex_t flips = PTHREAD_MUTEX_INITIALIZER;
+	int cs = lock(), err = 0;
+
+	retire_unused();
+	unlock(cs);
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
+	pthread_mutex_lock(&flips);
+	for (int i = 0; i < 2 && !err; i++)
+		err = drain_epoch(10000) ? 0 : PFE_EBUSY;
+	pthread_mutex_unlock(&flips);
+	pthread_setcancelstate(cs, NULL);
+	return err;
 }
 
 void pfe_get_stats(struct pfe_stats *out)

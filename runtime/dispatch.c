@@ -7,7 +7,9 @@
  * function's address, and pfe_call_func looks the function up if asked.
  * With an exit handler, the function's return address is replaced by
  * pfe__tramp_return and kept on a per-thread stack; pfe__exit pops it.
- * No locks: it reads what api.c publishes with release stores.
+ * No locks: it reads what api.c publishes with release stores, in a
+ * read section (internal.h) that pfe_synchronize waits for; a retired
+ * attachment's handlers are not called.
  *
  * Debugging: pfe_get_stats counts calls from unknown sites and the calls
  * the guard skipped; a breakpoint on pfe__dispatch sees every call.
@@ -56,7 +58,7 @@ struct pfe_func *pfe__lookup_key(uintptr_t key)
 	return NULL;
 }
 
-void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
+static void dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
 {
 	struct pfe_func *f = NULL;
 	struct pfe_call call;
@@ -75,6 +77,8 @@ void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *reg
 			return;
 		fn = f->addr;
 	}
+	if (atomic_load(&a->retired))
+		return;
 	if (in_handler) {
 		PFE_COUNT(recursion_skips, 1);
 		return;
@@ -98,13 +102,26 @@ void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *reg
 	in_handler = 0;
 }
 
+/* In a read section (pfe_synchronize). */
+void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
+{
+	unsigned epoch = pfe__read_begin();
+
+	dispatch(a, key, regs);
+	pfe__read_end(epoch);
+}
+
+/* A retired attachment's exit handler is not called. */
 uintptr_t pfe__exit(struct pfe_retregs *r)
 {
 	struct pending_exit *e = &exits[--nexits];
 	struct pfe_call call = { e->func, (void *)e->fn, (void *)e->ret, NULL, r, e->att->data, e->cookie };
+	unsigned epoch = pfe__read_begin();
 
 	in_handler = 1;
-	e->att->exit(&call);
+	if (!atomic_load(&e->att->retired))
+		e->att->exit(&call);
 	in_handler = 0;
+	pfe__read_end(epoch);
 	return e->ret;
 }

@@ -16,8 +16,10 @@
  * nowhere else in the C code.
  *
  * Locking: every change of state (init, rescan, attach, enable...) holds
- * pfe__lock; the dispatch path takes no lock: it reads what is published
- * with release stores and never freed.
+ * pfe__lock (api.c's lock(): cancellation disabled meanwhile; reset in a
+ * fork's child); the dispatch path takes no lock: it reads what is
+ * published with release stores and never freed, inside a read section
+ * (pfe__read_begin) that pfe_synchronize waits for.
  *
  * Debugging: PFE_DEBUG=list prints each function's layout at pfe_init;
  * PFE_DEBUG=stall=MS sleeps MS ms between the phases of every batch (so
@@ -39,11 +41,15 @@
 
 /* The handler of a function, replaced whole, never freed (a thread may
  * still be reading one it loaded); pfe_attach_all gives every function
- * the same one. */
+ * the same one.  Once no function uses it, pfe_synchronize retires it:
+ * no handler of it is called after that (dispatch and pfe__exit check). */
 struct pfe_attachment {
 	pfe_entry_handler entry;
 	pfe_exit_handler exit;
 	void *data;
+	_Atomic bool retired;
+	size_t users;			/* the functions it is attached to (the lock) */
+	struct pfe_attachment *next;	/* those not retired yet (api.c) */
 };
 
 struct pfe_object;
@@ -72,8 +78,9 @@ struct pfe_func {
 struct pfe_object {
 	char *path;
 	uintptr_t base;			/* dlpi_addr */
-	const void *phdr;		/* dlpi_phdr: identifies the mapping */
-	_Atomic bool dead;		/* unloaded (pfe_rescan) */
+	const void *phdr;		/* dlpi_phdr */
+	unsigned long dev, ino;		/* its file's (0, 0: none, the vDSO) */
+	_Atomic bool dead;		/* unloaded (dlclose, pfe_rescan) */
 	uintptr_t lo, hi;		/* its executable bytes */
 	int prot;			/* their protection (PROT_READ|PROT_EXEC) */
 	struct pfe_func *funcs;		/* by address */
@@ -97,6 +104,7 @@ struct pfe_object_id {
 	const void *phdr;
 	unsigned phnum;
 	bool is_main;
+	unsigned long dev, ino;		/* the file's, 0 if it has none */
 };
 HIDDEN int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out);
 
@@ -124,6 +132,27 @@ HIDDEN void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_re
  * returns where it really returns to. */
 HIDDEN uintptr_t pfe__exit(struct pfe_retregs *r);
 HIDDEN struct pfe_func *pfe__lookup_key(uintptr_t key);
+/* Handlers run inside a read section: pfe_synchronize flips pfe__epoch
+ * and waits until the readers of the old one are gone (twice: one may
+ * have read the epoch before a flip and counted itself after).  A reader
+ * checks what it calls (retired) after counting itself, so one that had
+ * the attachment before pfe_synchronize and counted itself too late sees
+ * it retired. */
+extern HIDDEN _Atomic unsigned pfe__epoch;
+extern HIDDEN _Atomic unsigned long pfe__readers[2];
+static inline unsigned pfe__read_begin(void)
+{
+	unsigned e = atomic_load_explicit(&pfe__epoch, memory_order_relaxed) & 1;
+
+	atomic_fetch_add(&pfe__readers[e], 1);
+	return e;
+}
+
+static inline void pfe__read_end(unsigned e)
+{
+	atomic_fetch_sub_explicit(&pfe__readers[e], 1, memory_order_release);
+}
+
 /* The published objects (api.c). */
 #define PFE_MAX_OBJECTS 1024
 extern HIDDEN struct pfe_object *pfe__objects[PFE_MAX_OBJECTS];

@@ -425,6 +425,8 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 	o->path = strdup(id->is_main ? "/proc/self/exe" : id->name);
 	o->base = id->base;
 	o->phdr = id->phdr;
+	o->dev = id->dev;
+	o->ino = id->ino;
 	code_range(o, id);
 	if (!o->path || o->lo >= o->hi || (err = file_open(&f, o->path)) != 0) {
 		/* The vDSO and objects without code have nothing for us. */

@@ -41,6 +41,10 @@ enum pfe_error {
 	PFE_ESYNC,	/* no way to make other threads see new code (no
 			   membarrier, no riscv_flush_icache) */
 	PFE_ENOTARGET,	/* libpfe was built for a target it has no trampolines for */
+	PFE_EUNLOADED,	/* the function's object was unloaded (dlclose):
+			   nothing is written */
+	PFE_EBUSY,	/* pfe_synchronize: a handler did not return within
+			   10 s (one left by longjmp, or blocked) */
 };
 
 /* A message for an error code. */
@@ -133,7 +137,12 @@ uintptr_t pfe_retval(const struct pfe_call *call);
  * it from a constructor (unless PFE_NO_INIT=1 is in the environment).
  * Returns the first error met; what was found is usable anyway. */
 int pfe_init(void);
-/* The same for objects loaded since (dlopen); objects gone are dropped. */
+/* The same for objects loaded since (dlopen); objects gone are dropped.
+ * An entry of an object found after threads started whose preparation
+ * would rewrite code (its bytes are not the disabled form as built) is
+ * not patched: PFE_ELAYOUT, and pfe_info's why says so.  libpfe
+ * interposes dlclose: a function of an object it unloaded is never
+ * written again (PFE_EUNLOADED) and is no longer listed. */
 int pfe_rescan(void);
 
 /* The functions found: the first (PREV NULL) or the one after PREV. */
@@ -178,6 +187,15 @@ int pfe_attach(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exi
 /* Disable F and forget its handler (a handler already running finishes;
  * the library never frees what a handler was attached with). */
 int pfe_detach(struct pfe_func *f);
+/* Quiescence: when it returns 0, no thread runs or will run a handler of
+ * an attachment that no function had when it was called (detached, or
+ * replaced by pfe_attach): the calls in them have returned, and exit
+ * handlers still pending on stacks are not called (their functions return
+ * as usual).  Then the handlers' data may be freed and their library
+ * closed.  PFE_EBUSY after 10 s when a handler does not return.  Never
+ * from a handler: it would wait for itself.  A function disabled but
+ * still attached may still have its handler called by a call under way. */
+int pfe_synchronize(void);
 int pfe_enable(struct pfe_func *f);
 int pfe_disable(struct pfe_func *f);
 

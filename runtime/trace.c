@@ -6,15 +6,25 @@
  * most time first, to stderr or to the file PFE_TRACE_OUTPUT names.
  *
  * A call still running at exit (main, when the program calls exit) is
- * counted but adds no time.  Objects loaded later with dlopen are not
- * traced (pfe_rescan is the program's to call).
+ * counted but adds no time.  dlopen is interposed: after the real one
+ * returns, pfe_rescan finds the new object and its functions are traced
+ * too (those whose preparation would rewrite code are not, when the
+ * object's constructors started threads: pfe.h).  A function of an object
+ * closed since is still printed (libpfe keeps its name).  The limit of
+ * the interposition: the loader sees this library as dlopen's caller, so
+ * a bare name is searched with this library's RUNPATH (none), not the
+ * calling object's (the program's DT_RUNPATH, $ORIGIN).
  * Debugging: PFE_DEBUG=list shows what libpfe found; "pfe-trace: N
- * functions" on stderr at load says how many are traced.
+ * functions" on stderr at load (and after each dlopen) says how many are
+ * traced.
  */
 #define _GNU_SOURCE
 #include "pfe.h"
 
+#include <dlfcn.h>
+#include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +35,16 @@ struct counter {
 	_Atomic uint64_t calls, ns;
 };
 
-static struct counter *counters;
+/* The counters of the functions traced so far: a block per scan (at
+ * load, then after each dlopen), never freed (handlers point into them). */
+struct block {
+	struct block *next;
+	size_t n;
+	struct counter counters[];
+};
+
+static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct block *blocks;
 static size_t ncounters;
 
 static uint64_t now_ns(void)
@@ -53,59 +72,120 @@ static void on_exit_call(struct pfe_call *c)
 
 static int by_time(const void *a, const void *b)
 {
-	uint64_t x = atomic_load(&((const struct counter *)a)->ns);
-	uint64_t y = atomic_load(&((const struct counter *)b)->ns);
+	uint64_t x = atomic_load(&(*(struct counter *const *)a)->ns);
+	uint64_t y = atomic_load(&(*(struct counter *const *)b)->ns);
 
 	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static void print_counter(FILE *out, const struct counter *k)
+{
+	const char *name = pfe_func_name(k->func);
+
+	if (atomic_load(&k->calls))
+		fprintf(out, "pfe-trace: %12llu %14.3f  %s\n", (unsigned long long)atomic_load(&k->calls),
+			(double)atomic_load(&k->ns) / 1e6, name ? name : "?");
 }
 
 __attribute__((destructor)) static void trace_report(void)
 {
 	const char *path = getenv("PFE_TRACE_OUTPUT");
-	FILE *out = path ? fopen(path, "w") : stderr;
+	FILE *out;
+	struct counter **all;
+	size_t n = 0;
 
-	if (!counters)
-		return;
 	pfe_disable_all();
+	pthread_mutex_lock(&blocks_lock);
+	all = calloc(ncounters + 1, sizeof *all);
+	for (struct block *b = blocks; b && all; b = b->next)
+		for (size_t i = 0; i < b->n; i++)
+			all[n++] = &b->counters[i];
+	pthread_mutex_unlock(&blocks_lock);
+	if (!all || !blocks) {
+		free(all);
+		return;
+	}
+	out = path ? fopen(path, "w") : stderr;
 	if (!out) {
 		fprintf(stderr, "pfe-trace: trace_report: cannot write %s\n", path);
 		out = stderr;
 	}
-	qsort(counters, ncounters, sizeof *counters, by_time);
+	qsort(all, n, sizeof *all, by_time);
 	fprintf(out, "pfe-trace: %12s %14s  %s\n", "calls", "total ms", "function");
-	for (size_t i = 0; i < ncounters; i++) {
-		const char *name = pfe_func_name(counters[i].func);
-
-		if (!atomic_load(&counters[i].calls))
-			continue;
-		fprintf(out, "pfe-trace: %12llu %14.3f  %s\n", (unsigned long long)atomic_load(&counters[i].calls),
-			(double)atomic_load(&counters[i].ns) / 1e6, name ? name : "?");
-	}
+	for (size_t i = 0; i < n; i++)
+		print_counter(out, all[i]);
 	if (out != stderr)
 		fclose(out);
+	free(all);
+}
+
+/* Whether F is patchable and not traced yet. */
+static bool untraced(const struct pfe_func *f)
+{
+	struct pfe_info info;
+
+	return pfe_func_info(f, &info) == 0 && !info.error && !info.attached;
+}
+
+/* Trace every patchable function found and not traced yet: attached one
+ * by one, enabled in one batch. */
+static void trace_new_functions(void)
+{
+	struct block *b;
+	struct pfe_func **fs;
+	size_t n = 0, i = 0;
+	int err;
+
+	pthread_mutex_lock(&blocks_lock);
+	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f))
+		n += untraced(f);
+	b = calloc(1, sizeof *b + n * sizeof *b->counters);
+	fs = calloc(n + 1, sizeof *fs);
+	for (struct pfe_func *f = pfe_next(NULL); f && b && fs && i < n; f = pfe_next(f)) {
+		if (!untraced(f))
+			continue;
+		b->counters[i].func = f;
+		if (pfe_attach(f, on_entry, on_exit_call, &b->counters[i]) == 0)
+			fs[i++] = f;
+	}
+	err = !b || !fs ? PFE_ENOMEM : pfe_enable_many(fs, i);
+	if (b) {
+		b->n = i;
+		b->next = blocks;
+		blocks = b;
+		ncounters += i;
+	}
+	pthread_mutex_unlock(&blocks_lock);
+	free(fs);
+	if (err)
+		fprintf(stderr, "pfe-trace: trace_new_functions: %s\n", pfe_strerror(err));
+	if (getenv("PFE_DEBUG"))
+		fprintf(stderr, "pfe-trace: %zu functions\n", ncounters);
+}
+
+void *dlopen(const char *path, int flags)
+{
+	static void *(*_Atomic real_dlopen)(const char *, int);
+	void *(*real)(const char *, int) = atomic_load(&real_dlopen);
+	void *h;
+
+	if (!real) {
+		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
+		atomic_store(&real_dlopen, real);
+	}
+	h = real(path, flags);
+	if (h) {
+		pfe_rescan();
+		trace_new_functions();
+	}
+	return h;
 }
 
 __attribute__((constructor)) static void trace_start(void)
 {
 	int err = pfe_init();
-	size_t n = pfe_count(), i = 0;
 
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_start: %s (tracing what was found)\n", pfe_strerror(err));
-	counters = calloc(n ? n : 1, sizeof *counters);
-	if (!counters) {
-		fprintf(stderr, "pfe-trace: trace_start: out of memory\n");
-		return;
-	}
-	for (struct pfe_func *f = pfe_next(NULL); f && i < n; f = pfe_next(f)) {
-		counters[i].func = f;
-		if (pfe_attach(f, on_entry, on_exit_call, &counters[i]) == 0)
-			i++;
-	}
-	ncounters = i;
-	err = pfe_enable_all();
-	if (err)
-		fprintf(stderr, "pfe-trace: trace_start: enabling: %s\n", pfe_strerror(err));
-	if (getenv("PFE_DEBUG"))
-		fprintf(stderr, "pfe-trace: %zu functions\n", ncounters);
+	trace_new_functions();
 }
