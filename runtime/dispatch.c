@@ -11,8 +11,9 @@
  * before its call), on a per-thread stack.  The CFA says which entries
  * belong to frames left without returning (longjmp, an exception caught
  * further out): every frame inner to a live one has a lower CFA, so when
- * a frame returns, or a new one is entered, the entries below its CFA are
- * dropped, their exit handlers called with no return value.  A tail call
+ * a frame is entered, the entries just below its CFA (on the same stack)
+ * are dropped, their exit handlers called with no return value; when one
+ * returns, the entries after its own.  A tail call
  * shares its caller's CFA (its return address is pfe__tramp_return: it
  * returns into its caller's exit).  For an unwinder (unwind.c) the real
  * return addresses are put back into the frames before it walks them
@@ -97,12 +98,16 @@ static void call_exit(unsigned i, struct pfe_retregs *r)
 	e->att->exit(&call);
 }
 
-/* The frames whose CFA is below CFA were left without returning: call
- * their exit handlers without a return value (the caller holds the
- * recursion guard). */
+/* The last frames whose CFA is below CFA were left without returning:
+ * call their exit handlers without a return value (the caller holds the
+ * recursion guard).  Not one SAME_STACK or more below: that one is on
+ * another stack (a signal handler's sigaltstack above the frames it
+ * interrupted), or left by a longjmp that far, noticed when a frame
+ * further out returns (pfe__exit). */
+#define SAME_STACK ((uintptr_t)1 << 20)
 static void drop_left_frames(uintptr_t cfa)
 {
-	while (nexits && exits[nexits - 1].cfa < cfa)
+	while (nexits && exits[nexits - 1].cfa < cfa && cfa - exits[nexits - 1].cfa < SAME_STACK)
 		call_exit(--nexits, NULL);
 }
 
@@ -159,18 +164,19 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 {
 	unsigned i = nexits;
 
-	/* The frame returning is the outermost pending one whose CFA is at
-	 * most SP (i386 callees pop their hidden struct pointer: SP is then
-	 * above the CFA); those inner to it were left (longjmp); of a tail
-	 * call and its caller (one CFA), the callee, the last, returns. */
-	while (i && exits[i - 1].cfa <= sp)
+	/* The frame returning is the last pending one whose CFA is SP (up to
+	 * PFE_CALLEE_POP below it: i386 callees pop a hidden struct
+	 * pointer); those after it were left (longjmp).  Of a tail call and
+	 * its caller (one CFA), the callee, the last, returns first. */
+	while (i && sp - exits[i - 1].cfa > PFE_CALLEE_POP)
 		i--;
-	if (i == nexits) {
+	if (!i) {
 		fprintf(stderr, "libpfe: pfe__exit: a return to sp %#lx with no exit pending\n", (unsigned long)sp);
 		abort();
 	}
 	in_handler = 1;
-	drop_left_frames(exits[i].cfa);
+	while (nexits > i)
+		call_exit(--nexits, NULL);
 	*ra_slot = exits[--nexits].ret;
 	call_exit(nexits, r);
 	in_handler = 0;

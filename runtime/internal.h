@@ -183,6 +183,8 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *   PFE_RETURN_SLOT(R)   where the function's return address is saved
  *   PFE_ENTRY_CFA(R)     the function's CFA: the stack pointer before the
  *                        call that entered it
+ *   PFE_CALLEE_POP       how far above its CFA a function may return
+ *                        (i386: a hidden struct pointer popped by ret $4)
  *   PFE_RA_SEARCH_LO(CFA, INNER)  where a frame whose CFA is CFA may
  *                        keep its return address, from (up to CFA;
  *                        INNER: the stack pointer of the frame it called):
@@ -205,6 +207,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->rax)
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)(r)->sp)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_RIP])
+#define PFE_CALLEE_POP 0
 #define PFE_ENTRY_CFA(r) ((r)->sp + 8)
 #define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 8)
 #elif defined(__i386__)
@@ -220,6 +223,7 @@ static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->eax)
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)(uintptr_t)(r)->sp)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_EIP])
+#define PFE_CALLEE_POP 4
 #define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp + 4)
 #define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 4)
 #elif defined(__aarch64__)
@@ -233,6 +237,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->x[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->lr)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->pc)
+#define PFE_CALLEE_POP 0
 #define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp)
 #define PFE_RA_SEARCH_LO(cfa, inner) (inner)
 #elif defined(__riscv)
@@ -246,6 +251,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->a[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->ra)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->__gregs[REG_PC])
+#define PFE_CALLEE_POP 0
 #define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp)
 #define PFE_RA_SEARCH_LO(cfa, inner) (inner)
 #else

@@ -8,6 +8,8 @@
  *   cancel       a thread cancelled in a traced function, at a
  *                cancellation point: its pthread_cleanup_push handler
  *                runs, the thread ends canceled, the process goes on
+ *   sigaltstack  a traced signal handler on an alternate stack above the
+ *                thread's: every frame's exit exact, on both stacks
  *   tail         a traced function tail-calls another (-O2: a sibcall):
  *                both exits, callee first, both see the value, and each
  *                handler sees where the call returns to (the caller's)
@@ -26,6 +28,7 @@
 #include <setjmp.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static jmp_buf jb;
@@ -214,6 +217,62 @@ static void check_tail(void)
 	      (unsigned long)we->retval);
 }
 
+/* A signal handler on an alternate stack far above the frames it
+ * interrupts: its frames are not taken for theirs (nor theirs for left
+ * ones).  The thread's stack and the alternate one are parts of one
+ * mapping, so that the order of their addresses is known. */
+#define ALT_MAP (16u << 20)
+#define ALT_SIZE (256u << 10)
+
+TRACED void on_usr2(int sig)
+{
+	(void)sig;
+	plain(1);
+}
+
+TRACED void alt_inner(int x)
+{
+	if (x)
+		raise(SIGUSR2);
+}
+
+TRACED int alt_outer(int x)
+{
+	alt_inner(x);
+	return x + 1;
+}
+
+static void *alt_thread(void *map)
+{
+	stack_t ss = { .ss_sp = (char *)map + ALT_MAP - ALT_SIZE, .ss_size = ALT_SIZE };
+	struct sigaction sa = { .sa_handler = on_usr2, .sa_flags = SA_ONSTACK };
+
+	if (sigaltstack(&ss, NULL) || sigaction(SIGUSR2, &sa, NULL))
+		return NULL;
+	return (void *)(intptr_t)alt_outer(1);
+}
+
+static void check_sigaltstack(void)
+{
+	struct watch *wo = watch("alt_outer", (void *)alt_outer), *wi = watch("alt_inner", (void *)alt_inner);
+	struct watch *wh = watch("on_usr2", (void *)on_usr2), *wp = watch("plain", (void *)plain);
+	void *map = mmap(NULL, ALT_MAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_attr_t attr;
+	pthread_t t;
+	void *value = NULL;
+
+	CHECK(map != MAP_FAILED, "mmap");
+	trace_all();
+	pthread_attr_init(&attr);
+	pthread_attr_setstack(&attr, map, ALT_MAP / 2);
+	CHECK(pthread_create(&t, &attr, alt_thread, map) == 0, "pthread_create");
+	CHECK(pthread_join(t, &value) == 0 && value == (void *)2, "the thread gave %p, want 2", value);
+	CHECK_COUNTS(wo, 1, 1, 0);
+	CHECK_COUNTS(wi, 1, 1, 0);
+	CHECK_COUNTS(wh, 1, 1, 0);
+	CHECK_COUNTS(wp, 1, 1, 0);
+}
+
 static int bt_entry_main, bt_exit_main;
 
 /* 1 if the stack, from here, reaches main; else print it. */
@@ -306,7 +365,8 @@ int main(int argc, char **argv)
 		void (*check)(void);
 	} cases[] = {
 		{ "longjmp", check_longjmp }, { "siglongjmp", check_siglongjmp }, { "cancel", check_cancel },
-		{ "tail", check_tail }, { "backtrace", check_backtrace }, { "long-double", check_long_double },
+		{ "sigaltstack", check_sigaltstack }, { "tail", check_tail }, { "backtrace", check_backtrace },
+		{ "long-double", check_long_double },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;
@@ -314,7 +374,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof cases / sizeof cases[0] && strcmp(cases[i].name, what); i++)
 		;
 	if (i == sizeof cases / sizeof cases[0]) {
-		printf("usage: rt-unwind longjmp|siglongjmp|cancel|tail|backtrace|long-double\n");
+		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double\n");
 		return 2;
 	}
 	cases[i].check();
