@@ -13,9 +13,9 @@
  * further out): every frame inner to a live one has a lower CFA, so when
  * a frame is entered, the entries just below its CFA (on the same stack)
  * are dropped, their exit handlers called with no return value; when one
- * returns, the entries after its own.  A tail call
- * shares its caller's CFA (its return address is pfe__tramp_return: it
- * returns into its caller's exit).  For an unwinder (unwind.c) the real
+ * returns, the entries after its own.  A tail call shares its caller's
+ * CFA (its return address is pfe__tramp_return: it returns into its
+ * caller's exit).  For an unwinder (unwind.c) the real
  * return addresses are put back into the frames before it walks them
  * (pfe__exits_restore) and the diversion into the frames that survive
  * once it has landed (pfe__exits_redivert).
@@ -36,8 +36,7 @@
  * would not fit there. */
 static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned in_handler;
 
-/* The exit hooks of this thread, innermost last: their CFAs do not
- * increase from the first to the last. */
+/* The exit hooks of this thread, innermost last. */
 #define EXIT_DEPTH 256
 #define MAX_SAVED 2
 struct pending_exit {
@@ -99,16 +98,20 @@ static void call_exit(unsigned i, struct pfe_retregs *r)
 }
 
 /* The last frames whose CFA is below CFA were left without returning:
- * call their exit handlers without a return value (the caller holds the
- * recursion guard).  Not one SAME_STACK or more below: that one is on
- * another stack (a signal handler's sigaltstack above the frames it
- * interrupted), or left by a longjmp that far, noticed when a frame
- * further out returns (pfe__exit). */
+ * call their exit handlers without a return value, under the recursion
+ * guard.  Not one SAME_STACK or more below: that one is on another stack
+ * (a signal handler's sigaltstack above the frames it interrupted), or
+ * left by a longjmp that far, noticed when a frame further out returns
+ * (pfe__exit). */
 #define SAME_STACK ((uintptr_t)1 << 20)
 static void drop_left_frames(uintptr_t cfa)
 {
+	unsigned guard = in_handler;
+
+	in_handler = 1;
 	while (nexits && exits[nexits - 1].cfa < cfa && cfa - exits[nexits - 1].cfa < SAME_STACK)
 		call_exit(--nexits, NULL);
+	in_handler = guard;
 }
 
 void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
@@ -203,11 +206,8 @@ static void restore_frame(unsigned i, uintptr_t lo)
 void pfe__exits_restore(uintptr_t sp)
 {
 	uintptr_t inner = sp;
-	unsigned guard = in_handler;
 
-	in_handler = 1;
 	drop_left_frames(sp);
-	in_handler = guard;
 	for (unsigned i = nexits; i-- > 0;) {
 		if (!exits[i].restored)
 			restore_frame(i, PFE_RA_SEARCH_LO(exits[i].cfa, inner));
@@ -217,11 +217,7 @@ void pfe__exits_restore(uintptr_t sp)
 
 void pfe__exits_redivert(uintptr_t cfa)
 {
-	unsigned guard = in_handler;
-
-	in_handler = 1;
 	drop_left_frames(cfa);
-	in_handler = guard;
 	for (unsigned i = 0; i < nexits; i++) {
 		struct pending_exit *e = &exits[i];
 		uintptr_t ret = real_return(i);

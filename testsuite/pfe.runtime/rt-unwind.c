@@ -176,9 +176,8 @@ TRACED int tail_caller(int x)
 	return tail_callee(x + 1);
 }
 
-static unsigned tail_order;
-static void *tail_rets[4];
-static unsigned ntail_rets;
+static volatile unsigned tail_order, ntail_rets;
+static void *volatile tail_rets[4];
 
 static void tail_entry(struct pfe_call *c, struct watch *w)
 {
@@ -273,7 +272,7 @@ static void check_sigaltstack(void)
 	CHECK_COUNTS(wp, 1, 1, 0);
 }
 
-static int bt_entry_main, bt_exit_main;
+static volatile int bt_entry_main, bt_exit_main;
 
 /* 1 if the stack, from here, reaches main; else print it. */
 static int reaches_main(void)

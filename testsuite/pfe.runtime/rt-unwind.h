@@ -18,7 +18,8 @@
 
 /* A traced function of a test: called, never analysed (the compiler must
  * not take it for one that touches no memory: its handlers do; GCC 7,
- * which has no noipa, gets -fno-ipa-pure-const from runtime.exp). */
+ * which has no noipa, gets -fno-ipa-pure-const -fno-ipa-reference from
+ * runtime.exp). */
 #if __GNUC__ >= 8
 #define TRACED __attribute__((noipa))
 #else
@@ -36,9 +37,10 @@ struct watch {
 static struct watch watched[MAX_WATCH];
 static unsigned nwatched;
 /* Called in each handler of a watched function: what a test checks there
- * (NULL: nothing). */
-static void (*in_entry)(struct pfe_call *c, struct watch *w);
-static void (*in_exit)(struct pfe_call *c, struct watch *w);
+ * (NULL: nothing).  Volatile: the compiler sees no use of them in the
+ * traced functions called between their stores. */
+static void (*volatile in_entry)(struct pfe_call *c, struct watch *w);
+static void (*volatile in_exit)(struct pfe_call *c, struct watch *w);
 
 static struct watch *watch_of(const struct pfe_call *c)
 {
@@ -51,17 +53,19 @@ static struct watch *watch_of(const struct pfe_call *c)
 static void count_entry(struct pfe_call *c)
 {
 	struct watch *w = watch_of(c);
+	void (*hook)(struct pfe_call *, struct watch *) = in_entry;
 
 	if (w) {
 		w->entries++;
-		if (in_entry)
-			in_entry(c, w);
+		if (hook)
+			hook(c, w);
 	}
 }
 
 static void count_exit(struct pfe_call *c)
 {
 	struct watch *w = watch_of(c);
+	void (*hook)(struct pfe_call *, struct watch *);
 
 	if (!w)
 		return;
@@ -71,8 +75,9 @@ static void count_exit(struct pfe_call *c)
 	} else {
 		w->left++;
 	}
-	if (in_exit)
-		in_exit(c, w);
+	hook = in_exit;
+	if (hook)
+		hook(c, w);
 }
 
 static struct watch *watch(const char *name, void *fn)
