@@ -31,17 +31,26 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-static jmp_buf jb;
-static sigjmp_buf sjb;
+static sigjmp_buf jb;
+static volatile int via_signal;
 
 TRACED int plain(int x)
 {
 	return x * 2;
 }
 
+TRACED void on_usr1(int sig)
+{
+	(void)sig;
+	siglongjmp(jb, 1);
+}
+
+/* Leaves by longjmp, or by siglongjmp out of a signal handler. */
 TRACED void lj_inner(int x)
 {
-	if (x)
+	if (x && via_signal)
+		raise(SIGUSR1);
+	else if (x)
 		longjmp(jb, 1);
 }
 
@@ -51,15 +60,19 @@ TRACED int lj_outer(int x)
 	return x + 1;
 }
 
-static void check_longjmp(void)
+/* 100 jumps out of lj_outer and lj_inner (and on_usr1), each followed
+ * by calls that return. */
+static void check_jumps(int signal_handler)
 {
 	struct watch *wo = watch("lj_outer", (void *)lj_outer), *wi = watch("lj_inner", (void *)lj_inner);
-	struct watch *wp = watch("plain", (void *)plain);
+	struct watch *wh = watch("on_usr1", (void *)on_usr1), *wp = watch("plain", (void *)plain);
 	volatile int jumps = 0, sum = 0;
 
+	via_signal = signal_handler;
+	signal(SIGUSR1, on_usr1);
 	trace_all();
 	for (int i = 0; i < 100; i++) {
-		if (!setjmp(jb))
+		if (!sigsetjmp(jb, 1))
 			lj_outer(1);
 		else
 			jumps++;
@@ -68,47 +81,19 @@ static void check_longjmp(void)
 	CHECK(jumps == 100 && sum == 9900 + 100, "%d jumps, sum %d", jumps, sum);
 	CHECK_COUNTS(wo, 200, 100, 100);
 	CHECK_COUNTS(wi, 200, 100, 100);
+	CHECK_COUNTS(wh, signal_handler ? 100 : 0, 0, signal_handler ? 100 : 0);
 	CHECK_COUNTS(wp, 100, 100, 0);
 	CHECK(wp->retval == 198, "plain's last return value %lu", (unsigned long)wp->retval);
 }
 
-TRACED void on_usr1(int sig)
+static void check_longjmp(void)
 {
-	(void)sig;
-	siglongjmp(sjb, 1);
-}
-
-TRACED void slj_inner(int x)
-{
-	if (x)
-		raise(SIGUSR1);
-}
-
-TRACED int slj_outer(int x)
-{
-	slj_inner(x);
-	return x + 1;
+	check_jumps(0);
 }
 
 static void check_siglongjmp(void)
 {
-	struct watch *wo = watch("slj_outer", (void *)slj_outer), *wh = watch("on_usr1", (void *)on_usr1);
-	struct watch *wp = watch("plain", (void *)plain);
-	volatile int jumps = 0, sum = 0;
-
-	signal(SIGUSR1, on_usr1);
-	trace_all();
-	for (int i = 0; i < 100; i++) {
-		if (!sigsetjmp(sjb, 1))
-			slj_outer(1);
-		else
-			jumps++;
-		sum += plain(i) + slj_outer(0);
-	}
-	CHECK(jumps == 100 && sum == 9900 + 100, "%d jumps, sum %d", jumps, sum);
-	CHECK_COUNTS(wo, 200, 100, 100);
-	CHECK_COUNTS(wh, 100, 0, 100);
-	CHECK_COUNTS(wp, 100, 100, 0);
+	check_jumps(1);
 }
 
 static volatile int cleanups, started;
