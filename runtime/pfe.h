@@ -58,8 +58,8 @@ struct pfe_regs {
 	uint64_t r10;		/* the static chain */
 	uint64_t sp;		/* where the return address is (read only) */
 	uint64_t pad_;
-	uint64_t xmm[8][2];	/* xmm0-7; the rest of the extended state
-				 * (ymm, zmm, k) is kept beside, not here */
+	uint64_t xmm[8][2];	/* xmm0-7; their upper halves (ymm, zmm)
+				 * are kept beside, not here */
 #elif defined(__i386__)
 	uint32_t eax, edx, ecx;	/* ecx: the static chain (arguments are on the stack) */
 	uint32_t sp;		/* where the return address is (read only) */

@@ -2,11 +2,11 @@
  * one (e8 rel32, or through a veneer), so on entry (%rsp) is the key (the
  * patched call's return address, in the function) and 8(%rsp) the
  * function's return address.  They save the argument registers as a
- * struct pfe_regs (runtime/pfe.h) and the whole extended state (x87, SSE,
- * AVX, AVX-512 and what else XCR0 enables: xsave, or fxsave where the CPU
- * has no xsave) beside it, call pfe__dispatch(slot, key, regs), restore
- * them (a handler may change the pfe_regs ones: they are reloaded after
- * the xrstor) and return into the function.  pfe__tramp_slot passes what
+ * struct pfe_regs (runtime/pfe.h) and, beside it, vector registers 0-7
+ * at the full width the CPU has (zmm, ymm: VEC_SAVE), call
+ * pfe__dispatch(slot, key, regs), restore them (a handler may change the
+ * pfe_regs ones: xmm0-7 are reloaded after the full width) and return into
+ * the function.  pfe__tramp_slot passes what
  * the function's ops slot holds (its attachment), the 8 bytes before the
  * 8-aligned entry, ((key - 5) & ~7) - 8 (internal.h); pfe__tramp_lookup
  * passes 0.
@@ -21,43 +21,53 @@
  * before it (which may lie outside the function's FDE: aarch64's native
  * NOPs do).
  * Debugging: break on pfe__dispatch; `x/26gx $rdx` is the pfe_regs;
- * `p pfe__xsave_size` the extended state's size (512: fxsave).
+ * `p pfe__vec_width` the width saved (0 xmm, 1 ymm, 2 zmm).
  */
 	.text
 
-/* The extended state of the CPU at OFF(%rsp) (64-aligned, pfe__xsave_size
- * bytes): xsave of the components pfe__xsave_mask names (XCR0) into an
- * area whose header is zeroed first (xsave writes only the mask's bits of
- * it, xrstor faults on any other bit); fxsave where the mask is 0 (no
- * xsave: pfe__xsave_init).  Clobbers eax and edx. */
-.macro EXT_SAVE off
-	mov	pfe__xsave_mask(%rip), %eax
-	mov	pfe__xsave_mask+4(%rip), %edx
-	test	%eax, %eax
-	jz	1f
-	movq	$0, \off+512(%rsp)
-	movq	$0, \off+520(%rsp)
-	movq	$0, \off+528(%rsp)
-	movq	$0, \off+536(%rsp)
-	movq	$0, \off+544(%rsp)
-	movq	$0, \off+552(%rsp)
-	movq	$0, \off+560(%rsp)
-	movq	$0, \off+568(%rsp)
-	xsave	\off(%rsp)
-	jmp	2f
-1:	fxsave	\off(%rsp)
-2:
+/* Vector registers 0..N-1 at OFF(%rsp) (64-aligned, 64 bytes each) at the
+ * width the CPU has (pfe__vec_width, from pfe__vec_init): zmm with
+ * AVX-512, ymm with AVX; nothing more with SSE alone, whose xmm0-7 are in
+ * pfe_regs.  Argument and return values live in no other part of the
+ * extended state (the ABI lets a call clobber zmm16-31 and the mask
+ * registers, and an entry has an empty x87 stack); an xsave of all of it
+ * cost 170-180 ns a call on an AVX-512 machine, these moves a few. */
+.macro VEC_SAVE off n
+	cmpb	$1, pfe__vec_width(%rip)
+	jb	3f
+	je	1f
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if	\r < \n
+	vmovdqu64 %zmm\r, \off+64*\r(%rsp)
+	.endif
+	.endr
+	jmp	3f
+1:
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if	\r < \n
+	vmovdqu	%ymm\r, \off+64*\r(%rsp)
+	.endif
+	.endr
+3:
 .endm
 
-.macro EXT_RESTORE off
-	mov	pfe__xsave_mask(%rip), %eax
-	mov	pfe__xsave_mask+4(%rip), %edx
-	test	%eax, %eax
-	jz	1f
-	xrstor	\off(%rsp)
-	jmp	2f
-1:	fxrstor	\off(%rsp)
-2:
+.macro VEC_RESTORE off n
+	cmpb	$1, pfe__vec_width(%rip)
+	jb	3f
+	je	1f
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if	\r < \n
+	vmovdqu64 \off+64*\r(%rsp), %zmm\r
+	.endif
+	.endr
+	jmp	3f
+1:
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if	\r < \n
+	vmovdqu	\off+64*\r(%rsp), %ymm\r
+	.endif
+	.endr
+3:
 .endm
 
 /* The frame: saved %rbp; below it, 64-aligned, struct pfe_regs (208
@@ -70,8 +80,7 @@
 	.cfi_offset %rbp, -16
 	mov	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
-	sub	$256, %rsp
-	sub	pfe__xsave_size(%rip), %rsp
+	sub	$768, %rsp
 	and	$-64, %rsp
 	mov	%rdi, 0(%rsp)
 	mov	%rsi, 8(%rsp)
@@ -91,13 +100,13 @@
 	movaps	%xmm5, 160(%rsp)
 	movaps	%xmm6, 176(%rsp)
 	movaps	%xmm7, 192(%rsp)
-	EXT_SAVE 256
+	VEC_SAVE 256, 8
 	mov	8(%rbp), %rsi
 	mov	%rsp, %rdx
 .endm
 
 .macro RESTORE
-	EXT_RESTORE 256
+	VEC_RESTORE 256, 8
 	mov	0(%rsp), %rdi
 	mov	8(%rsp), %rsi
 	mov	16(%rsp), %rdx
@@ -145,8 +154,9 @@ pfe__tramp_lookup:
 
 /* A function with an exit handler returns here (dispatch.c put this in
  * place of its return address): save the return value registers as a
- * struct pfe_retregs and the extended state (st(0) holds a long double
- * return value), empty the x87 stack for the C code (fninit), and call
+ * struct pfe_retregs, ymm/zmm0-1 (VEC_SAVE) and the x87 state (fnsave:
+ * st(0) and st(1) hold a long double or complex return value; fnsave
+ * leaves the x87 stack empty for the C code), and call
  * pfe__exit(retregs, the stack pointer at entry, the return address slot
  * pushed first), which puts the real return address in that slot; restore
  * them and return through it.  So the unwind information is a call's from
@@ -170,20 +180,20 @@ pfe__tramp_return:
 	.cfi_offset %rbp, -16
 	mov	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
-	sub	$64, %rsp
-	sub	pfe__xsave_size(%rip), %rsp
+	sub	$320, %rsp
 	and	$-64, %rsp
 	mov	%rax, 0(%rsp)
 	mov	%rdx, 8(%rsp)
 	movaps	%xmm0, 16(%rsp)
 	movaps	%xmm1, 32(%rsp)
-	EXT_SAVE 64
-	fninit
+	VEC_SAVE 64, 2
+	fnsave	192(%rsp)
 	mov	%rsp, %rdi
 	lea	16(%rbp), %rsi
 	lea	8(%rbp), %rdx
 	call	pfe__exit
-	EXT_RESTORE 64
+	frstor	192(%rsp)
+	VEC_RESTORE 64, 2
 	mov	0(%rsp), %rax
 	mov	8(%rsp), %rdx
 	movaps	16(%rsp), %xmm0
@@ -195,46 +205,52 @@ pfe__tramp_return:
 	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
 
-/* What EXT_SAVE saves, from CPUID: with OSXSAVE (CPUID.1:ECX[27]), the
- * components XCR0 enables and their size for it (CPUID.(0xd,0):EBX);
- * else fxsave's 512 bytes.  Run first of libpfe's constructors. */
-	.type	pfe__xsave_init, @function
-pfe__xsave_init:
+/* The width VEC_SAVE saves at, from CPUID: 2 (zmm) when the CPU has
+ * AVX-512F (CPUID.7:EBX[16]) and the OS keeps its state (XCR0 bits 1, 2,
+ * 5-7), 1 (ymm) with AVX (CPUID.1:ECX[28]) and XCR0 bits 1-2, else 0.
+ * Run first of libpfe's constructors. */
+	.type	pfe__vec_init, @function
+pfe__vec_init:
 	.cfi_startproc
 	push	%rbx
 	.cfi_def_cfa_offset 16
 	.cfi_offset %rbx, -16
 	mov	$1, %eax
 	cpuid
-	bt	$27, %ecx
+	bt	$27, %ecx		/* OSXSAVE: xgetbv works */
 	jnc	1f
-	mov	$0xd, %eax
-	xor	%ecx, %ecx
-	cpuid
-	mov	%ebx, %ebx
-	mov	%rbx, pfe__xsave_size(%rip)
+	bt	$28, %ecx
+	jnc	1f
 	xor	%ecx, %ecx
 	xgetbv
-	mov	%edx, pfe__xsave_mask+4(%rip)
-	mov	%eax, pfe__xsave_mask(%rip)
+	mov	%eax, %esi
+	and	$0x06, %eax
+	cmp	$0x06, %eax
+	jne	1f
+	movb	$1, pfe__vec_width(%rip)
+	and	$0xe6, %esi
+	cmp	$0xe6, %esi
+	jne	1f
+	mov	$7, %eax
+	xor	%ecx, %ecx
+	cpuid
+	bt	$16, %ebx
+	jnc	1f
+	movb	$2, pfe__vec_width(%rip)
 1:	pop	%rbx
 	.cfi_def_cfa_offset 8
 	ret
 	.cfi_endproc
-	.size	pfe__xsave_init, .-pfe__xsave_init
+	.size	pfe__vec_init, .-pfe__vec_init
 
 	.section	.init_array.00101,"aw"
 	.align	8
-	.quad	pfe__xsave_init
+	.quad	pfe__vec_init
 
 	.data
-	.align	8
-	.type	pfe__xsave_size, @object
-pfe__xsave_size:
-	.quad	512
-	.type	pfe__xsave_mask, @object
-pfe__xsave_mask:
-	.quad	0
+	.type	pfe__vec_width, @object
+pfe__vec_width:
+	.byte	0
 
 	/* The end of libpfe's code: libpfe.a links it into one object whose
 	 * code fills whole pages, so that no page holds both libpfe's code

@@ -2,7 +2,7 @@
  * return value through entry and exit handlers that run AVX code
  * (glibc's memset and strlen of a large buffer, which use AVX2 where the
  * CPU has it, and vzeroupper, which clears every ymm register's upper
- * half): the trampolines must keep the whole extended state (xsave).
+ * half): the trampolines must keep the vector arguments at full width.
  * Prints "unsupported: ..." and exits 77 on a CPU without AVX; "ok" when
  * every check holds.  Debug: it prints the lanes it got.
  */
