@@ -102,9 +102,9 @@ RT_TARGET := $(strip \
 	$(if $(filter aarch64-%,$(GCC_TARGET)),aarch64) \
 	$(if $(filter riscv64-%,$(GCC_TARGET)),riscv64))
 RT_BUILD := build/$(CC_NAME)-runtime
-RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/api.c
+RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/unwind.c runtime/api.c
 RT_HDRS := runtime/pfe.h runtime/internal.h arch-hooks/encodings.h
-RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC \
+RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fasynchronous-unwind-tables \
 	-fno-reorder-functions -fno-reorder-blocks-and-partition
 RT_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_SRCS)) $(RT_BUILD)/encodings.o \
 	$(RT_BUILD)/tramp.o
@@ -126,12 +126,12 @@ $(RT_BUILD)/tramp.o: runtime/tramp-$(RT_TARGET).S Makefile
 
 $(RT_BUILD)/libpfe.so: $(RT_OBJS)
 	@echo "  LD   $@"
-	$(Q)$(CC) -shared -o $@ $(RT_OBJS) -lpthread
+	$(Q)$(CC) -shared -o $@ $(RT_OBJS) -lpthread -ldl
 
 # pfe-trace's LD_PRELOAD library: libpfe and runtime/trace.c in one.
 $(RT_BUILD)/libpfe-trace.so: $(RT_OBJS) $(RT_BUILD)/trace.o
 	@echo "  LD   $@"
-	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_OBJS) -lpthread
+	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_OBJS) -lpthread -ldl
 
 $(RT_BUILD)/libpfe.a: $(RT_OBJS)
 	@echo "  AR   $@"

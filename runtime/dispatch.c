@@ -5,16 +5,32 @@
  * functions).  Through the slot nothing of the function's own is read
  * but the slot, next to its code (arm64's CALL_OPS): the handler gets the
  * function's address, and pfe_call_func looks the function up if asked.
- * With an exit handler, the function's return address is replaced by
- * pfe__tramp_return and kept on a per-thread stack; pfe__exit pops it.
+ *
+ * Exit hooks: the function's return address is replaced by
+ * pfe__tramp_return and kept, with the function's CFA (the stack pointer
+ * before its call), on a per-thread stack.  The CFA says which entries
+ * belong to frames left without returning (longjmp, an exception caught
+ * further out): every frame inner to a live one has a lower CFA, so when
+ * a frame is entered, the entries just below its CFA (on the same stack)
+ * are dropped, their exit handlers called with no return value; when one
+ * returns, the entries after its own.  A tail call shares its caller's
+ * CFA (its return address is pfe__tramp_return: it returns into its
+ * caller's exit).  For an unwinder (unwind.c) the real
+ * return addresses are put back into the frames before it walks them
+ * (pfe__exits_restore) and the diversion into the frames that survive
+ * once it has landed (pfe__exits_redivert).
  * No locks: it reads what api.c publishes with release stores, in a
  * read section (internal.h) that pfe_synchronize waits for; a retired
  * attachment's handlers are not called.
  *
  * Debugging: pfe_get_stats counts calls from unknown sites and the calls
- * the guard skipped; a breakpoint on pfe__dispatch sees every call.
+ * the guard skipped; a breakpoint on pfe__dispatch sees every call; `p
+ * exits[0]@nexits` in gdb shows this thread's pending exits.
  */
 #include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
 
 /* Initial-exec: no __tls_get_addr call on the dispatch path.  libpfe is
  * linked or preloaded, so it is in the static TLS block; dlopen'ed, its 4
@@ -22,15 +38,21 @@
  * would not fit there. */
 static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned in_handler;
 
-/* The exit hooks of this thread: where each diverted function really
- * returns to, innermost last. */
+/* The exit hooks of this thread, innermost last. */
 #define EXIT_DEPTH 256
+#define MAX_SAVED 2
 struct pending_exit {
-	uintptr_t ret;
+	uintptr_t ret;			/* where the function returns to */
+	uintptr_t cfa;			/* the stack pointer before its call */
 	uintptr_t fn;
 	struct pfe_func *func;		/* NULL: dispatched through the slot */
 	struct pfe_attachment *att;
 	uint64_t cookie;
+	/* While an unwinder walks the stack: where the real return address
+	 * was put back (pfe__exits_restore). */
+	bool restored;
+	unsigned char nsaved;
+	uintptr_t *saved[MAX_SAVED];
 };
 static _Thread_local struct pending_exit exits[EXIT_DEPTH];
 static _Thread_local unsigned nexits;
@@ -58,11 +80,49 @@ struct pfe_func *pfe__lookup_key(uintptr_t key)
 	return NULL;
 }
 
+/* Where frame I returns to once all its exits are taken: a tail call's
+ * entry returns into its caller's (the one before it, at the same CFA). */
+static uintptr_t real_return(unsigned i)
+{
+	while (i > 0 && exits[i].ret == (uintptr_t)pfe__tramp_return)
+		i--;
+	return exits[i].ret;
+}
+
+/* The exit handler of exits[I] (popped already: it stays in place while
+ * the handler runs, which pushes nothing); none for a retired attachment. */
+static void call_exit(unsigned i, struct pfe_retregs *r)
+{
+	const struct pending_exit *e = &exits[i];
+	struct pfe_call call = { e->func, (void *)e->fn, (void *)real_return(i), NULL, r, e->att->data, e->cookie };
+
+	if (!atomic_load(&e->att->retired))
+		e->att->exit(&call);
+}
+
+/* The last frames whose CFA is below CFA were left without returning:
+ * call their exit handlers without a return value, under the recursion
+ * guard.  Not one SAME_STACK or more below: that one is on another stack
+ * (a signal handler's sigaltstack above the frames it interrupted), or
+ * left by a longjmp that far, noticed when a frame further out returns
+ * (pfe__exit). */
+#define SAME_STACK ((uintptr_t)1 << 20)
+static void drop_left_frames(uintptr_t cfa)
+{
+	unsigned guard = in_handler;
+
+	in_handler = 1;
+	while (nexits && exits[nexits - 1].cfa < cfa && cfa - exits[nexits - 1].cfa < SAME_STACK)
+		call_exit(--nexits, NULL);
+	in_handler = guard;
+}
+
 static void dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
 {
 	struct pfe_func *f = NULL;
 	struct pfe_call call;
 	uintptr_t fn;
+	bool tail;
 
 	if (a) {
 		fn = pfe__slot_entry(key);
@@ -84,9 +144,14 @@ static void dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *r
 		return;
 	}
 	in_handler = 1;
+	/* A tail call returns into its caller's exit, at the same CFA: that
+	 * one stays, and says where the call returns; any other at this CFA
+	 * or below was left. */
+	tail = *PFE_RETURN_SLOT(regs) == (uintptr_t)pfe__tramp_return;
+	drop_left_frames(PFE_ENTRY_CFA(regs) + !tail);
 	call.func = f;
 	call.fn = (void *)fn;
-	call.ret = (void *)*PFE_RETURN_SLOT(regs);
+	call.ret = (void *)(tail && nexits ? real_return(nexits - 1) : *PFE_RETURN_SLOT(regs));
 	call.regs = regs;
 	call.retregs = NULL;
 	call.data = a->data;
@@ -96,7 +161,8 @@ static void dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *r
 	if (a->exit && nexits == EXIT_DEPTH) {
 		PFE_COUNT(exit_skips, 1);
 	} else if (a->exit) {
-		exits[nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), fn, f, a, call.cookie };
+		exits[nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), PFE_ENTRY_CFA(regs), fn, f, a,
+							 call.cookie, false, 0, { NULL } };
 		*PFE_RETURN_SLOT(regs) = (uintptr_t)pfe__tramp_return;
 	}
 	in_handler = 0;
@@ -111,17 +177,80 @@ void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *reg
 	pfe__read_end(epoch);
 }
 
-/* A retired attachment's exit handler is not called. */
-uintptr_t pfe__exit(struct pfe_retregs *r)
+void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 {
-	struct pending_exit *e = &exits[--nexits];
-	struct pfe_call call = { e->func, (void *)e->fn, (void *)e->ret, NULL, r, e->att->data, e->cookie };
-	unsigned epoch = pfe__read_begin();
+	unsigned i = nexits;
+	unsigned epoch;
 
+	/* The frame returning is the last pending one whose CFA is SP (up to
+	 * PFE_CALLEE_POP below it: i386 callees pop a hidden struct
+	 * pointer); those after it were left (longjmp).  Of a tail call and
+	 * its caller (one CFA), the callee, the last, returns first. */
+	while (i && sp - exits[i - 1].cfa > PFE_CALLEE_POP)
+		i--;
+	if (!i) {
+		fprintf(stderr, "libpfe: pfe__exit: a return to sp %#lx with no exit pending\n", (unsigned long)sp);
+		abort();
+	}
+	epoch = pfe__read_begin();	/* pfe_synchronize */
 	in_handler = 1;
-	if (!atomic_load(&e->att->retired))
-		e->att->exit(&call);
+	while (nexits > i)
+		call_exit(--nexits, NULL);
+	*ra_slot = exits[--nexits].ret;
+	call_exit(nexits, r);
 	in_handler = 0;
 	pfe__read_end(epoch);
-	return e->ret;
+}
+
+/* Put the real return address back wherever the frame of exits[I] keeps
+ * pfe__tramp_return: between LO and its CFA (PFE_RA_SEARCH_LO). */
+static void restore_frame(unsigned i, uintptr_t lo)
+{
+	struct pending_exit *e = &exits[i];
+	uintptr_t ret = real_return(i);
+
+	e->restored = true;
+	e->nsaved = 0;
+	for (uintptr_t *p = (uintptr_t *)e->cfa; p-- > (uintptr_t *)lo;) {
+		if (*p != (uintptr_t)pfe__tramp_return)
+			continue;
+		*p = ret;
+		if (e->nsaved < MAX_SAVED)
+			e->saved[e->nsaved++] = p;
+	}
+}
+
+void pfe__exits_restore(uintptr_t sp)
+{
+	uintptr_t inner = sp;
+
+	drop_left_frames(sp);
+	for (unsigned i = nexits; i-- > 0;) {
+		if (!exits[i].restored)
+			restore_frame(i, PFE_RA_SEARCH_LO(exits[i].cfa, inner));
+		inner = exits[i].cfa;
+	}
+}
+
+void pfe__exits_redivert(uintptr_t cfa)
+{
+	drop_left_frames(cfa);
+	for (unsigned i = 0; i < nexits; i++) {
+		struct pending_exit *e = &exits[i];
+		uintptr_t ret = real_return(i);
+
+		for (unsigned k = 0; k < e->nsaved; k++)
+			if (*e->saved[k] == ret)
+				*e->saved[k] = (uintptr_t)pfe__tramp_return;
+		e->restored = false;
+		e->nsaved = 0;
+	}
+}
+
+void pfe__exits_leave_all(void)
+{
+	in_handler = 1;
+	while (nexits)
+		call_exit(--nexits, NULL);
+	in_handler = 0;
 }

@@ -7,6 +7,8 @@
  *               the x86 int3 trap, veneers near an object
  *   dispatch.c  the C side of the trampolines: lookup, recursion guard,
  *               exit hooks (a per-thread stack of diverted return addresses)
+ *   unwind.c    the unwinder's and pthread_exit's wrappers: real return
+ *               addresses while an unwinder walks the stack
  *   api.c       the registry (pfe_init, pfe_rescan) and the public calls
  *   tramp-<target>.S  the trampolines
  *
@@ -128,9 +130,19 @@ HIDDEN void pfe__tramp_return(void);
 /* A: what the function's ops slot holds (pfe__tramp_slot), or NULL
  * (pfe__tramp_lookup, or a slot not written yet): look KEY up. */
 HIDDEN void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs);
-/* The function returned to pfe__tramp_return: call its exit handler;
- * returns where it really returns to. */
-HIDDEN uintptr_t pfe__exit(struct pfe_retregs *r);
+/* A function returned to pfe__tramp_return, whose stack pointer was SP
+ * then: call its exit handler, and put where it really returns to in
+ * RA_SLOT, the trampoline's own return address (its unwind information
+ * says so: it looks called from there). */
+HIDDEN void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot);
+/* unwind.c, before an unwinder walks this thread's stack from SP: put the
+ * real return addresses back into the frames; once it has landed in the
+ * frame whose CFA is CFA: call the exits of the frames below it (left)
+ * and divert the others' again.  pfe__exits_leave_all: the thread leaves
+ * every frame (pthread_exit). */
+HIDDEN void pfe__exits_restore(uintptr_t sp);
+HIDDEN void pfe__exits_redivert(uintptr_t cfa);
+HIDDEN void pfe__exits_leave_all(void);
 HIDDEN struct pfe_func *pfe__lookup_key(uintptr_t key);
 /* Handlers run inside a read section: pfe_synchronize flips pfe__epoch
  * and waits until the readers of the old one are gone (twice: one may
@@ -198,6 +210,16 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *   PFE_STACK_ARG(R, I)  stack argument I (the first after the registers)
  *   PFE_RETVAL(RR)       the integer return value
  *   PFE_RETURN_SLOT(R)   where the function's return address is saved
+ *   PFE_ENTRY_CFA(R)     the function's CFA: the stack pointer before the
+ *                        call that entered it
+ *   PFE_CALLEE_POP       how far above its CFA a function may return
+ *                        (i386: a hidden struct pointer popped by ret $4)
+ *   PFE_RA_SEARCH_LO(CFA, INNER)  where a frame whose CFA is CFA may
+ *                        keep its return address, from (up to CFA;
+ *                        INNER: the stack pointer of the frame it called):
+ *                        x86's is on the stack, just below the CFA;
+ *                        aarch64's and riscv's is in a register at the
+ *                        entry, saved anywhere in the frame
  *   PFE_CONTEXT_PC(MC)   the pc in a signal's mcontext_t (needs
  *                        _GNU_SOURCE and <ucontext.h>)
  */
@@ -214,6 +236,9 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->rax)
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)(r)->sp)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_RIP])
+#define PFE_CALLEE_POP 0
+#define PFE_ENTRY_CFA(r) ((r)->sp + 8)
+#define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 8)
 #elif defined(__i386__)
 /* cdecl: every argument on the stack, in 4-byte slots. */
 #define PFE_SLOT_BIAS 5
@@ -227,6 +252,9 @@ static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->eax)
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)(uintptr_t)(r)->sp)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_EIP])
+#define PFE_CALLEE_POP 4
+#define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp + 4)
+#define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 4)
 #elif defined(__aarch64__)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -238,6 +266,9 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->x[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->lr)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->pc)
+#define PFE_CALLEE_POP 0
+#define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp)
+#define PFE_RA_SEARCH_LO(cfa, inner) (inner)
 #elif defined(__riscv)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -249,6 +280,9 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->a[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->ra)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->__gregs[REG_PC])
+#define PFE_CALLEE_POP 0
+#define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp)
+#define PFE_RA_SEARCH_LO(cfa, inner) (inner)
 #else
 #error "libpfe: no trampolines for this target (x86_64, i386, aarch64, riscv64)"
 #endif

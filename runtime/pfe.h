@@ -62,11 +62,14 @@ struct pfe_regs {
 	uint64_t r10;		/* the static chain */
 	uint64_t sp;		/* where the return address is (read only) */
 	uint64_t pad_;
-	uint64_t xmm[8][2];
+	uint64_t xmm[8][2];	/* xmm0-7; their upper halves (ymm, zmm)
+				 * are kept beside, not here */
 #elif defined(__i386__)
 	uint32_t eax, edx, ecx;	/* ecx: the static chain (arguments are on the stack) */
 	uint32_t sp;		/* where the return address is (read only) */
-	uint8_t fpu[512];	/* fxsave: x87, MMX and xmm0-7, as the entry had them */
+	uint8_t fpu[512];	/* x87, MMX and xmm0-7 as the entry had them
+				 * (fxsave's image; the rest of the extended
+				 * state follows it, by xsave) */
 #elif defined(__aarch64__)
 	uint64_t x[9];		/* x0-x7 and x8, the indirect result address */
 	uint64_t x18;		/* the static chain */
@@ -108,7 +111,9 @@ struct pfe_call {
 	void *fn;			/* the function's address (its entry label) */
 	void *ret;			/* where it returns to (in its caller) */
 	struct pfe_regs *regs;		/* entry handlers: the argument registers */
-	struct pfe_retregs *retregs;	/* exit handlers: the return value */
+	struct pfe_retregs *retregs;	/* exit handlers: the return value;
+					 * NULL: the frame was left without
+					 * returning (longjmp, exception) */
 	void *data;			/* what pfe_attach was given */
 	uint64_t cookie;		/* set by the entry handler, given to the exit one */
 };
@@ -117,8 +122,12 @@ struct pfe_call {
 typedef void (*pfe_entry_handler)(struct pfe_call *call);
 /* Called when the function returns: while it runs, its return address is
  * diverted to the library (a per-thread stack of 256; deeper calls get no
- * exit call, counted as exit_skips).  A function left by longjmp or an
- * exception gets no exit call and leaves the stack out of step. */
+ * exit call, counted as exit_skips).  A function left without returning
+ * gets its exit call with CALL->retregs NULL (pfe_retval 0) when libpfe
+ * notices: after longjmp, at the thread's next traced call or return at or
+ * above it; after a C++ exception, when it is caught; at pthread_exit.
+ * Under thread cancellation none is called (runtime/README.md).  Handlers
+ * must not throw, longjmp out or call pthread_exit. */
 typedef void (*pfe_exit_handler)(struct pfe_call *call);
 
 /* The function called (CALL->func, or found by its address). */
@@ -129,7 +138,7 @@ struct pfe_func *pfe_call_func(const struct pfe_call *call);
 uintptr_t pfe_arg(const struct pfe_call *call, unsigned i);
 /* Change a register argument I; PFE_EINVAL for a stack argument. */
 int pfe_set_arg(struct pfe_call *call, unsigned i, uintptr_t value);
-/* The integer return value (exit handlers). */
+/* The integer return value (exit handlers; 0 when retregs is NULL). */
 uintptr_t pfe_retval(const struct pfe_call *call);
 
 /* Find every record of the program and its loaded objects, name the

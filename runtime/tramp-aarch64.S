@@ -13,13 +13,29 @@
  *
  * Clobbered: x9-x17 and NZCV, which the ABI lets a callee clobber at its
  * entry (pfe's default clobbers=abi).
+ * Unwind information (CFI): an entry trampoline's return address is the
+ * key, in x30 at entry, while the function's own return address is in x9;
+ * so their return column is x16, through which they do return, and x30 is
+ * described as the function's (x9, then its pfe_regs slot): a backtrace
+ * from a handler goes through the function to its caller.  It is a signal
+ * frame's: the function resumes at the key itself, where an unwinder must
+ * look it up (GCC's native NOPs lie before the function's FDE).
  * Debugging: break on pfe__dispatch; `x/28gx $x2` is the pfe_regs.
  */
 	.text
 
 /* The frame: x29, x30, then struct pfe_regs (224 bytes) at sp + 16. */
 .macro SAVE
+	.cfi_startproc
+	.cfi_signal_frame
+	.cfi_return_column x16
+	.cfi_register x16, x30
+	.cfi_register x30, x9
+	hint	34			// bti c: it may be reached through a veneer's br
 	stp	x29, x30, [sp, #-240]!
+	.cfi_def_cfa_offset 240
+	.cfi_offset x29, -240
+	.cfi_offset x16, -232
 	mov	x29, sp
 	stp	x0, x1, [sp, #16]
 	stp	x2, x3, [sp, #32]
@@ -28,6 +44,7 @@
 	stp	x8, x18, [sp, #80]
 	add	x16, sp, #240
 	stp	x9, x16, [sp, #96]
+	.cfi_offset x30, -144
 	stp	q0, q1, [sp, #112]
 	stp	q2, q3, [sp, #144]
 	stp	q4, q5, [sp, #176]
@@ -48,15 +65,20 @@
 	ldp	q4, q5, [sp, #176]
 	ldp	q6, q7, [sp, #208]
 	ldp	x29, x16, [sp], #240
+	.cfi_def_cfa_offset 0
+	.cfi_restore x29
+	.cfi_same_value x16
+	.cfi_register x30, x9
 	mov	x30, x9
+	.cfi_same_value x30
 	ret	x16
+	.cfi_endproc
 .endm
 
 	.globl	pfe__tramp_slot
 	.hidden	pfe__tramp_slot
 	.type	pfe__tramp_slot, %function
 pfe__tramp_slot:
-	hint	34			// bti c: it may be reached through a veneer's br
 	SAVE
 	sub	x0, x30, #8
 	and	x0, x0, #~7
@@ -69,7 +91,6 @@ pfe__tramp_slot:
 	.hidden	pfe__tramp_lookup
 	.type	pfe__tramp_lookup, %function
 pfe__tramp_lookup:
-	hint	34			// bti c
 	SAVE
 	mov	x0, xzr
 	bl	pfe__dispatch
@@ -78,14 +99,25 @@ pfe__tramp_lookup:
 
 /* A function with an exit handler returns here (dispatch.c put this in
  * place of its return address): save the return value registers (x0-x7,
- * q0-q3: a struct pfe_retregs), call pfe__exit, which gives the real
- * return address, restore them and return there. */
+ * q0-q3: a struct pfe_retregs) and call pfe__exit(retregs, the stack
+ * pointer at entry, where x30 is saved), which puts the real return
+ * address in that slot; restore them and return through it.  So the unwind
+ * information is a call's from the real return site.  An unwinder that
+ * meets pfe__tramp_return as a frame's return address looks up the byte
+ * before it: the nop, whose return address is undefined, the end of the
+ * stack (as it is until pfe__exit has written the slot). */
+	.cfi_startproc
+	.cfi_undefined x30
+	nop
 	.globl	pfe__tramp_return
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, %function
 pfe__tramp_return:
 	hint	34			// bti c
 	stp	x29, x30, [sp, #-144]!
+	.cfi_def_cfa_offset 144
+	.cfi_offset x29, -144
+	.cfi_offset x30, -136
 	mov	x29, sp
 	stp	x0, x1, [sp, #16]
 	stp	x2, x3, [sp, #32]
@@ -94,8 +126,9 @@ pfe__tramp_return:
 	stp	q0, q1, [sp, #80]
 	stp	q2, q3, [sp, #112]
 	add	x0, sp, #16
+	add	x1, sp, #144
+	add	x2, sp, #8
 	bl	pfe__exit
-	mov	x16, x0
 	ldp	x0, x1, [sp, #16]
 	ldp	x2, x3, [sp, #32]
 	ldp	x4, x5, [sp, #48]
@@ -103,7 +136,11 @@ pfe__tramp_return:
 	ldp	q0, q1, [sp, #80]
 	ldp	q2, q3, [sp, #112]
 	ldp	x29, x30, [sp], #144
-	ret	x16
+	.cfi_def_cfa_offset 0
+	.cfi_restore x29
+	.cfi_restore x30
+	ret
+	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
 
 	/* The end of libpfe's code: libpfe.a links it into one object whose

@@ -3,8 +3,9 @@
  * (%esp) is the key (the patched call's return address, in the function)
  * and 4(%esp) the function's return address, its arguments above it
  * (cdecl).  They save eax, edx and ecx (regparm arguments, the static
- * chain) and, by fxsave, the x87/MMX/SSE state (vector arguments in
- * xmm0-2; a handler may use any of it) as a struct pfe_regs
+ * chain) and, by xsave (fxsave where the CPU has none), the whole extended
+ * state: x87, MMX, SSE, AVX... (vector arguments in xmm0-2/ymm0-2; a
+ * handler may use any of it) as a struct pfe_regs
  * (runtime/pfe.h), call pfe__dispatch(slot, key, regs), restore them (a
  * handler may change them) and return into the function.
  * pfe__tramp_slot passes what the function's ops slot holds (its
@@ -14,32 +15,82 @@
  * The ABI lets the callee clobber eax, ecx, edx and the flags; pfe's
  * default clobbers=abi makes callers assume so; nothing else is live at
  * the entry but what is saved here.
+ * Every trampoline has unwind information (CFI): a backtrace from a
+ * handler goes through the function to its caller (runtime/README.md);
+ * the entry trampolines' is a signal frame's: the function resumes at the
+ * key itself (tramp-x86_64.S).
  * Debugging: break on pfe__dispatch; `x/8wx *(int *)($esp + 12)` is the
  * start of the pfe_regs.
  */
 	.text
 
-/* The frame: saved %ebp; the 3 arguments of pfe__dispatch at 0(%esp);
- * struct pfe_regs at 16(%esp) (eax, edx, ecx, sp, then the fxsave area,
- * which must be 16-aligned: 32(%esp)). */
-#define FRAME (16 + 16 + 512)
+/* ecx: libpfe's GOT, which the xsave parameters are found from. */
+.macro GOT_ECX
+	call	7f
+7:	pop	%ecx
+	addl	$_GLOBAL_OFFSET_TABLE_+(.-7b), %ecx
+.endm
 
-/* The frame, eax and edx in it (the first fields of both structs). */
+/* The extended state of the CPU at OFF(%esp) (64-aligned,
+ * pfe__xsave_size bytes; its first 512 bytes are fxsave's image, the
+ * struct's fpu): xsave of the components pfe__xsave_mask names (XCR0)
+ * into an area whose header is zeroed first (xsave writes only the mask's
+ * bits of it, xrstor faults on any other bit); fxsave where the mask is 0
+ * (no xsave: pfe__xsave_init).  Needs GOT_ECX; clobbers eax and edx. */
+.macro EXT_SAVE off
+	mov	pfe__xsave_mask@GOTOFF(%ecx), %eax
+	mov	pfe__xsave_mask@GOTOFF+4(%ecx), %edx
+	test	%eax, %eax
+	jz	1f
+	.irp	o, 512, 516, 520, 524, 528, 532, 536, 540, 544, 548, 552, 556, 560, 564, 568, 572
+	movl	$0, \off+\o(%esp)
+	.endr
+	xsave	\off(%esp)
+	jmp	2f
+1:	fxsave	\off(%esp)
+2:
+.endm
+
+.macro EXT_RESTORE off
+	mov	pfe__xsave_mask@GOTOFF(%ecx), %eax
+	mov	pfe__xsave_mask@GOTOFF+4(%ecx), %edx
+	test	%eax, %eax
+	jz	1f
+	xrstor	\off(%esp)
+	jmp	2f
+1:	fxrstor	\off(%esp)
+2:
+.endm
+
+/* The frame: saved %ebp, then ecx as it came; below, the 3 arguments of
+ * pfe__dispatch at 0(%esp); struct pfe_regs at 16(%esp) (eax, edx, ecx,
+ * sp, then the extended state, 64-aligned: 32(%esp)).  eax and edx are
+ * saved in it (the first fields of both structs); ecx is the GOT. */
 .macro FRAME_IN
 	push	%ebp
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %ebp, 0
 	mov	%esp, %ebp
-	sub	$FRAME, %esp
-	and	$-16, %esp
+	.cfi_def_cfa_register %ebp
+	push	%ecx
+	GOT_ECX
+	sub	pfe__xsave_size@GOTOFF(%ecx), %esp
+	sub	$64, %esp
+	and	$-64, %esp
+	sub	$32, %esp
 	mov	%eax, 16(%esp)
 	mov	%edx, 20(%esp)
 .endm
 
 .macro SAVE
+	.cfi_startproc
+	.cfi_signal_frame
 	FRAME_IN
-	mov	%ecx, 24(%esp)
+	mov	-4(%ebp), %eax
+	mov	%eax, 24(%esp)
 	lea	8(%ebp), %eax
 	mov	%eax, 28(%esp)
-	fxsave	32(%esp)
+	EXT_SAVE 32
 	mov	4(%ebp), %eax
 	mov	%eax, 4(%esp)
 	lea	16(%esp), %edx
@@ -47,13 +98,16 @@
 .endm
 
 .macro RESTORE
-	fxrstor	32(%esp)
+	GOT_ECX
+	EXT_RESTORE 32
 	mov	16(%esp), %eax
 	mov	20(%esp), %edx
 	mov	24(%esp), %ecx
 	mov	%ebp, %esp
 	pop	%ebp
+	.cfi_def_cfa %esp, 4
 	ret
+	.cfi_endproc
 .endm
 
 	.globl	pfe__tramp_slot
@@ -80,29 +134,99 @@ pfe__tramp_lookup:
 	.size	pfe__tramp_lookup, .-pfe__tramp_lookup
 
 /* A function with an exit handler returns here (dispatch.c put this in
- * place of its return address): save the return value (eax, edx, and
- * st(0) within the fxsave area) as a struct pfe_retregs, empty the x87
- * stack for the C code (fninit), call pfe__exit, which gives the real
- * return address, restore them and go there (through ecx, which holds no
- * return value). */
+ * place of its return address): push a slot for the return address, save
+ * the return value (eax, edx, and st(0) within the extended state) as a
+ * struct pfe_retregs, empty the x87 stack for the C code (fninit), call
+ * pfe__exit(retregs, the stack pointer at entry, the slot), which puts the
+ * real return address in the slot; restore them and return through it.
+ * So the unwind information is a call's from the real return site (the
+ * slot holds 0, the end of the stack, until pfe__exit has written it).
+ * An unwinder that meets pfe__tramp_return as a frame's return address
+ * looks up the byte before it: the nop, whose return address is
+ * undefined, the end of the stack. */
+	.cfi_startproc
+	.cfi_undefined %eip
+	nop
 	.globl	pfe__tramp_return
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, @function
 pfe__tramp_return:
+	.cfi_def_cfa_offset 0
+	pushl	$0
+	.cfi_def_cfa_offset 4
+	.cfi_offset %eip, -4
 	FRAME_IN
-	fxsave	32(%esp)
+	EXT_SAVE 32
 	fninit
 	lea	16(%esp), %eax
 	mov	%eax, 0(%esp)
+	lea	8(%ebp), %eax
+	mov	%eax, 4(%esp)
+	lea	4(%ebp), %eax
+	mov	%eax, 8(%esp)
 	call	pfe__exit
-	mov	%eax, %ecx
-	fxrstor	32(%esp)
+	GOT_ECX
+	EXT_RESTORE 32
 	mov	16(%esp), %eax
 	mov	20(%esp), %edx
 	mov	%ebp, %esp
 	pop	%ebp
-	jmp	*%ecx
+	.cfi_def_cfa %esp, 4
+	ret
+	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
+
+/* What EXT_SAVE saves, from CPUID: with OSXSAVE (CPUID.1:ECX[27]), the
+ * components XCR0 enables and their size for it (CPUID.(0xd,0):EBX);
+ * else fxsave's 512 bytes.  Run first of libpfe's constructors. */
+	.type	pfe__xsave_init, @function
+pfe__xsave_init:
+	.cfi_startproc
+	push	%ebx
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %ebx, 0
+	push	%esi
+	.cfi_adjust_cfa_offset 4
+	.cfi_rel_offset %esi, 0
+	call	7f
+7:	.cfi_adjust_cfa_offset 4
+	pop	%esi
+	.cfi_adjust_cfa_offset -4
+	addl	$_GLOBAL_OFFSET_TABLE_+(.-7b), %esi
+	mov	$1, %eax
+	cpuid
+	bt	$27, %ecx
+	jnc	1f
+	mov	$0xd, %eax
+	xor	%ecx, %ecx
+	cpuid
+	mov	%ebx, pfe__xsave_size@GOTOFF(%esi)
+	xor	%ecx, %ecx
+	xgetbv
+	mov	%edx, pfe__xsave_mask@GOTOFF+4(%esi)
+	mov	%eax, pfe__xsave_mask@GOTOFF(%esi)
+1:	pop	%esi
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %esi
+	pop	%ebx
+	.cfi_adjust_cfa_offset -4
+	.cfi_restore %ebx
+	ret
+	.cfi_endproc
+	.size	pfe__xsave_init, .-pfe__xsave_init
+
+	.section	.init_array.00101,"aw"
+	.align	4
+	.long	pfe__xsave_init
+
+	.data
+	.align	8
+	.type	pfe__xsave_size, @object
+pfe__xsave_size:
+	.long	512
+	.type	pfe__xsave_mask, @object
+pfe__xsave_mask:
+	.quad	0
 
 	/* The end of libpfe's code: libpfe.a links it into one object whose
 	 * code fills whole pages, so that no page holds both libpfe's code

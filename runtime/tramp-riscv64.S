@@ -11,6 +11,11 @@
  *
  * Clobbered: t0, t1 (the patch's scratch registers) and what the ABI lets
  * a callee clobber at its entry (pfe's default clobbers=abi).
+ * Unwind information (CFI): an entry trampoline returns through t0, its
+ * return column; ra is the function's own return address: a backtrace
+ * from a handler goes through the function to its caller.  It is a signal
+ * frame's: the function resumes at the key itself, where an unwinder must
+ * look it up, not in the patched call (tramp-aarch64.S).
  * Debugging: break on pfe__dispatch; `x/20gx $a2` is the pfe_regs.
  */
 	.text
@@ -19,9 +24,15 @@
 
 /* The frame: struct pfe_regs (160 bytes), then t0 and ra. */
 .macro SAVE
+	.cfi_startproc
+	.cfi_signal_frame
+	.cfi_return_column t0
 	addi	sp, sp, -176
+	.cfi_def_cfa_offset 176
 	sd	t0, 160(sp)
+	.cfi_offset t0, -16
 	sd	ra, 168(sp)
+	.cfi_offset ra, -8
 	sd	a0, 0(sp)
 	sd	a1, 8(sp)
 	sd	a2, 16(sp)
@@ -67,7 +78,11 @@
 	ld	ra, 72(sp)		/* pfe_regs.ra: an exit hook may change it */
 	ld	t0, 160(sp)
 	addi	sp, sp, 176
+	.cfi_def_cfa_offset 0
+	.cfi_restore ra
+	.cfi_restore t0
 	jr	t0
+	.cfi_endproc
 .endm
 
 	.globl	pfe__tramp_slot
@@ -94,28 +109,42 @@ pfe__tramp_lookup:
 
 /* A function with an exit handler returns here (dispatch.c put this in
  * place of its return address): save a0, a1, fa0, fa1 (a struct
- * pfe_retregs), call pfe__exit, which gives the real return address,
- * restore them and go there. */
+ * pfe_retregs) and call pfe__exit(retregs, the stack pointer at entry,
+ * where ra is saved), which puts the real return address in that slot;
+ * restore them and return through it.  So the unwind information is a
+ * call's from the real return site.  An unwinder that meets
+ * pfe__tramp_return as a frame's return address looks up the byte before
+ * it: the nop, whose return address is undefined, the end of the stack
+ * (as it is until pfe__exit has written the slot). */
+	.cfi_startproc
+	.cfi_undefined ra
+	nop
 	.globl	pfe__tramp_return
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, @function
 pfe__tramp_return:
 	addi	sp, sp, -48
+	.cfi_def_cfa_offset 48
 	sd	ra, 32(sp)
+	.cfi_offset ra, -16
 	sd	a0, 0(sp)
 	sd	a1, 8(sp)
 	fsd	fa0, 16(sp)
 	fsd	fa1, 24(sp)
 	mv	a0, sp
+	addi	a1, sp, 48
+	addi	a2, sp, 32
 	call	pfe__exit
-	mv	t0, a0
 	ld	a0, 0(sp)
 	ld	a1, 8(sp)
 	fld	fa0, 16(sp)
 	fld	fa1, 24(sp)
 	ld	ra, 32(sp)
 	addi	sp, sp, 48
-	jr	t0
+	.cfi_def_cfa_offset 0
+	.cfi_restore ra
+	ret
+	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
 
 	.option	pop

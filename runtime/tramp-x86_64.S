@@ -2,9 +2,11 @@
  * one (e8 rel32, or through a veneer), so on entry (%rsp) is the key (the
  * patched call's return address, in the function) and 8(%rsp) the
  * function's return address.  They save the argument registers as a
- * struct pfe_regs (runtime/pfe.h), call pfe__dispatch(slot, key, regs),
- * restore the registers (a handler may change them) and return into the
- * function.  pfe__tramp_slot passes what
+ * struct pfe_regs (runtime/pfe.h) and, beside it, vector registers 0-7
+ * at the full width the CPU has (zmm, ymm: VEC_SAVE), call
+ * pfe__dispatch(slot, key, regs), restore them (a handler may change the
+ * pfe_regs ones: xmm0-7 are reloaded after the full width) and return into
+ * the function.  pfe__tramp_slot passes what
  * the function's ops slot holds (its attachment), the 8 bytes before the
  * 8-aligned entry, ((key - 5) & ~7) - 8 (internal.h); pfe__tramp_lookup
  * passes 0.
@@ -12,16 +14,74 @@
  * The ABI lets the callee clobber r11 and the flags at its entry (pfe's
  * default clobbers=abi makes callers assume every call-clobbered register
  * clobbered); nothing else is live there but what is saved here.
- * Debugging: break on pfe__dispatch; `x/26gx $rdx` is the pfe_regs.
+ * Every trampoline has unwind information (CFI): a backtrace from a
+ * handler goes through the function to its caller (unwind.c, README).
+ * The entry trampolines' is a signal frame's: the function resumes at the
+ * key itself, where an unwinder must look it up, not in the patched call
+ * before it (which may lie outside the function's FDE: aarch64's native
+ * NOPs do).
+ * Debugging: break on pfe__dispatch; `x/26gx $rdx` is the pfe_regs;
+ * `p pfe__vec_width` the width saved (0 xmm, 1 ymm, 2 zmm).
  */
 	.text
 
-/* The frame: saved %rbp, then struct pfe_regs (208 bytes), 16-aligned. */
+/* Vector registers 0..N-1 at OFF(%rsp) (64-aligned, 64 bytes each) at the
+ * width the CPU has (pfe__vec_width, from pfe__vec_init): zmm with
+ * AVX-512, ymm with AVX; nothing more with SSE alone, whose xmm0-7 are in
+ * pfe_regs.  Argument and return values live in no other part of the
+ * extended state (the ABI lets a call clobber zmm16-31 and the mask
+ * registers, and an entry has an empty x87 stack); an xsave of all of it
+ * cost 170-180 ns a call on an AVX-512 machine, these moves a few. */
+.macro VEC_SAVE off n
+	cmpb	$1, pfe__vec_width(%rip)
+	jb	3f
+	je	1f
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if	\r < \n
+	vmovdqu64 %zmm\r, \off+64*\r(%rsp)
+	.endif
+	.endr
+	jmp	3f
+1:
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if	\r < \n
+	vmovdqu	%ymm\r, \off+64*\r(%rsp)
+	.endif
+	.endr
+3:
+.endm
+
+.macro VEC_RESTORE off n
+	cmpb	$1, pfe__vec_width(%rip)
+	jb	3f
+	je	1f
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if	\r < \n
+	vmovdqu64 \off+64*\r(%rsp), %zmm\r
+	.endif
+	.endr
+	jmp	3f
+1:
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if	\r < \n
+	vmovdqu	\off+64*\r(%rsp), %ymm\r
+	.endif
+	.endr
+3:
+.endm
+
+/* The frame: saved %rbp; below it, 64-aligned, struct pfe_regs (208
+ * bytes) at 0(%rsp) and the extended state at 256(%rsp). */
 .macro SAVE
+	.cfi_startproc
+	.cfi_signal_frame
 	push	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
 	mov	%rsp, %rbp
-	sub	$208, %rsp
-	and	$-16, %rsp
+	.cfi_def_cfa_register %rbp
+	sub	$768, %rsp
+	and	$-64, %rsp
 	mov	%rdi, 0(%rsp)
 	mov	%rsi, 8(%rsp)
 	mov	%rdx, 16(%rsp)
@@ -40,11 +100,13 @@
 	movaps	%xmm5, 160(%rsp)
 	movaps	%xmm6, 176(%rsp)
 	movaps	%xmm7, 192(%rsp)
+	VEC_SAVE 256, 8
 	mov	8(%rbp), %rsi
 	mov	%rsp, %rdx
 .endm
 
 .macro RESTORE
+	VEC_RESTORE 256, 8
 	mov	0(%rsp), %rdi
 	mov	8(%rsp), %rsi
 	mov	16(%rsp), %rdx
@@ -63,7 +125,9 @@
 	movaps	192(%rsp), %xmm7
 	mov	%rbp, %rsp
 	pop	%rbp
+	.cfi_def_cfa %rsp, 8
 	ret
+	.cfi_endproc
 .endm
 
 	.globl	pfe__tramp_slot
@@ -90,31 +154,103 @@ pfe__tramp_lookup:
 
 /* A function with an exit handler returns here (dispatch.c put this in
  * place of its return address): save the return value registers as a
- * struct pfe_retregs, call pfe__exit, which gives the real return
- * address, restore them and go there. */
+ * struct pfe_retregs, ymm/zmm0-1 (VEC_SAVE) and the x87 state (fnsave:
+ * st(0) and st(1) hold a long double or complex return value; fnsave
+ * leaves the x87 stack empty for the C code), and call
+ * pfe__exit(retregs, the stack pointer at entry, the return address slot
+ * pushed first), which puts the real return address in that slot; restore
+ * them and return through it.  So the unwind information is a call's from
+ * the real return site (the slot holds 0, the end of the stack, until
+ * pfe__exit has written it).  An unwinder that meets pfe__tramp_return as
+ * a frame's return address looks up the byte before it: the nop, whose
+ * return address is undefined, the end of the stack. */
+	.cfi_startproc
+	.cfi_undefined %rip
+	nop
 	.globl	pfe__tramp_return
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, @function
 pfe__tramp_return:
+	.cfi_def_cfa_offset 0
+	pushq	$0
+	.cfi_def_cfa_offset 8
+	.cfi_offset %rip, -8
 	push	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
 	mov	%rsp, %rbp
-	sub	$48, %rsp
-	and	$-16, %rsp
+	.cfi_def_cfa_register %rbp
+	sub	$320, %rsp
+	and	$-64, %rsp
 	mov	%rax, 0(%rsp)
 	mov	%rdx, 8(%rsp)
 	movaps	%xmm0, 16(%rsp)
 	movaps	%xmm1, 32(%rsp)
+	VEC_SAVE 64, 2
+	fnsave	192(%rsp)
 	mov	%rsp, %rdi
+	lea	16(%rbp), %rsi
+	lea	8(%rbp), %rdx
 	call	pfe__exit
-	mov	%rax, %r11
+	frstor	192(%rsp)
+	VEC_RESTORE 64, 2
 	mov	0(%rsp), %rax
 	mov	8(%rsp), %rdx
 	movaps	16(%rsp), %xmm0
 	movaps	32(%rsp), %xmm1
 	mov	%rbp, %rsp
 	pop	%rbp
-	jmp	*%r11
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
+
+/* The width VEC_SAVE saves at, from CPUID: 2 (zmm) when the CPU has
+ * AVX-512F (CPUID.7:EBX[16]) and the OS keeps its state (XCR0 bits 1, 2,
+ * 5-7), 1 (ymm) with AVX (CPUID.1:ECX[28]) and XCR0 bits 1-2, else 0.
+ * Run first of libpfe's constructors. */
+	.type	pfe__vec_init, @function
+pfe__vec_init:
+	.cfi_startproc
+	push	%rbx
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbx, -16
+	mov	$1, %eax
+	cpuid
+	bt	$27, %ecx		/* OSXSAVE: xgetbv works */
+	jnc	1f
+	bt	$28, %ecx
+	jnc	1f
+	xor	%ecx, %ecx
+	xgetbv
+	mov	%eax, %esi
+	and	$0x06, %eax
+	cmp	$0x06, %eax
+	jne	1f
+	movb	$1, pfe__vec_width(%rip)
+	and	$0xe6, %esi
+	cmp	$0xe6, %esi
+	jne	1f
+	mov	$7, %eax
+	xor	%ecx, %ecx
+	cpuid
+	bt	$16, %ebx
+	jnc	1f
+	movb	$2, pfe__vec_width(%rip)
+1:	pop	%rbx
+	.cfi_def_cfa_offset 8
+	ret
+	.cfi_endproc
+	.size	pfe__vec_init, .-pfe__vec_init
+
+	.section	.init_array.00101,"aw"
+	.align	8
+	.quad	pfe__vec_init
+
+	.data
+	.type	pfe__vec_width, @object
+pfe__vec_width:
+	.byte	0
 
 	/* The end of libpfe's code: libpfe.a links it into one object whose
 	 * code fills whole pages, so that no page holds both libpfe's code

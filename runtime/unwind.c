@@ -1,0 +1,137 @@
+/* unwind.c: libpfe's wrappers of the entry points that unwind a thread's
+ * stack, so that exit hooks survive them.  A frame with an exit handler
+ * returns to pfe__tramp_return, whose unwind information ends the stack
+ * there: an unwinder must see the real return addresses instead.  As
+ * uftrace's libmcount does, these wrappers (found before libgcc_s's,
+ * libstdc++'s and libc's: libpfe is linked into the program or preloaded)
+ * put them back before the real function unwinds (dispatch.c,
+ * pfe__exits_restore), and once an exception is caught, call the exit
+ * handlers of the frames it left and divert the others' again
+ * (pfe__exits_redivert at __cxa_begin_catch).
+ *
+ *   _Unwind_RaiseException       a throw (__cxa_throw,
+ *                                std::rethrow_exception)
+ *   _Unwind_Resume_or_Rethrow    a rethrow (throw;)
+ *   _Unwind_Resume               the end of a cleanup (destructors), which
+ *                                may have run code that caught an
+ *                                exception of its own
+ *   __cxa_begin_catch            the exception has landed: the catching
+ *                                frame's CFA is in the exception's
+ *                                private_2 (libgcc's unwinder puts it
+ *                                there)
+ *   pthread_exit                 the thread leaves every frame: their exit
+ *                                handlers are called, then libc's
+ *                                pthread_exit unwinds real frames
+ *
+ * Thread cancellation unwinds by glibc's own handle of libgcc_s, out of
+ * reach: its unwinder stops at the first diverted frame (the end of the
+ * stack for it), runs the remaining cleanup handlers of pthread_cleanup_push
+ * and ends the thread, skipping C++ destructors above that frame; no exit
+ * handler is called (runtime/README.md).
+ *
+ * The real functions are looked up when first called (dlsym RTLD_NEXT, or
+ * the library's handle when it was loaded with RTLD_LOCAL): a program
+ * without libstdc++ or libgcc_s never calls them.
+ * Debugging: break on pfe__exits_restore and pfe__exits_redivert.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* The exception header of the Itanium C++ ABI (unwind.h): only what
+ * these wrappers read. */
+struct unwind_exception {
+	uint64_t exception_class;
+	void (*cleanup)(int, struct unwind_exception *);
+	uintptr_t private_1;		/* 0 but in a forced unwind */
+	uintptr_t private_2;		/* the catching frame's CFA */
+};
+
+/* The next definition of NAME (of LIB's, if not in the global scope). */
+static void *real(const char *name, const char *lib)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+	void *h;
+
+	if (!f && (h = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD)))
+		f = dlsym(h, name);
+	if (!f) {
+		fprintf(stderr, "libpfe: %s called, but no %s has it\n", name, lib);
+		abort();
+	}
+	return f;
+}
+
+#define REAL(type, name, lib) \
+	static _Atomic(type) real_##name; \
+	type next = atomic_load_explicit(&real_##name, memory_order_relaxed); \
+	if (!next) \
+		atomic_store_explicit(&real_##name, next = (type)real(#name, lib), memory_order_relaxed)
+
+/* The caller's stack pointer: this function's CFA. */
+#define CALLER_SP() ((uintptr_t)__builtin_dwarf_cfa())
+
+typedef int (*raise_fn)(struct unwind_exception *);
+typedef void (*resume_fn)(struct unwind_exception *);
+typedef void *(*catch_fn)(void *);
+typedef void (*pthread_exit_fn)(void *);
+
+/* NEXT raises E with the real return addresses in place (SP: the
+ * wrapper's caller's stack pointer); it returns only when nothing
+ * catches E (std::terminate follows) and nothing was unwound. */
+static int raise_real(raise_fn next, struct unwind_exception *e, uintptr_t sp)
+{
+	int err;
+
+	pfe__exits_restore(sp);
+	err = next(e);
+	pfe__exits_redivert(sp);
+	return err;
+}
+
+int _Unwind_RaiseException(struct unwind_exception *e)
+{
+	REAL(raise_fn, _Unwind_RaiseException, "libgcc_s.so.1");
+
+	return raise_real(next, e, CALLER_SP());
+}
+
+int _Unwind_Resume_or_Rethrow(struct unwind_exception *e)
+{
+	REAL(raise_fn, _Unwind_Resume_or_Rethrow, "libgcc_s.so.1");
+
+	return raise_real(next, e, CALLER_SP());
+}
+
+void _Unwind_Resume(struct unwind_exception *e)
+{
+	REAL(resume_fn, _Unwind_Resume, "libgcc_s.so.1");
+
+	pfe__exits_restore(CALLER_SP());
+	next(e);
+	abort();
+}
+
+void *__cxa_begin_catch(void *exception)
+{
+	REAL(catch_fn, __cxa_begin_catch, "libstdc++.so.6");
+	const struct unwind_exception *e = exception;
+
+	/* A forced unwind (cancellation) diverted nothing back. */
+	if (!e->private_1)
+		pfe__exits_redivert(e->private_2);
+	return next(exception);
+}
+
+void pthread_exit(void *value)
+{
+	REAL(pthread_exit_fn, pthread_exit, "libc.so.6");
+
+	pfe__exits_restore(CALLER_SP());
+	pfe__exits_leave_all();
+	next(value);
+	abort();
+}

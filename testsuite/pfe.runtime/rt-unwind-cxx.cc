@@ -1,0 +1,164 @@
+/* rt-unwind-cxx.cc: exit handlers on every function (as pfe-trace) while
+ * C++ exceptions and pthread_exit leave traced frames (runtime.exp):
+ *   catch         thrown two traced frames below the catch: caught, every
+ *                 destructor run, std::terminate not called; the frames
+ *                 that return get their exit call with the value, the ones
+ *                 left get one with retregs NULL when the catch lands
+ *   rethrow       caught, rethrown (throw;), caught further out
+ *   pthread_exit  from a traced function of a thread: the destructors of
+ *                 the traced frames above run, the exits of the frames
+ *                 left are called, the thread's value is what it gave
+ * Prints "ok" when every check holds.  Debug: run it with the case name;
+ * each failed check prints what it counted.
+ */
+#include "rt-unwind.h"
+
+#include <pthread.h>
+#include <string.h>
+
+static int dtors, caught, rethrows;
+
+/* What is thrown: no library type (i386 has no 32-bit libstdc++ headers
+ * here, runtime.exp). */
+struct failure {
+	int code = 1;
+};
+
+struct guard {
+	~guard() { dtors++; }
+};
+
+TRACED void thrower(int x)
+{
+	guard g;
+
+	if (x)
+		throw failure();
+}
+
+TRACED int middle(int x)
+{
+	guard g;
+
+	thrower(x);
+	return 1;
+}
+
+TRACED int catcher(int x)
+{
+	try {
+		return middle(x);
+	} catch (const failure &) {
+		caught++;
+		return 2;
+	}
+}
+
+TRACED int rethrower(int x)
+{
+	guard g;
+
+	try {
+		middle(x);
+	} catch (...) {
+		rethrows++;
+		throw;
+	}
+	return 1;
+}
+
+TRACED int outer(int x)
+{
+	try {
+		return rethrower(x);
+	} catch (const failure &) {
+		caught++;
+		return 3;
+	}
+}
+
+static void check_catch(void)
+{
+	struct watch *wc = watch("catcher", (void *)catcher), *wm = watch("middle", (void *)middle);
+	struct watch *wt = watch("thrower", (void *)thrower);
+	int sum = 0;
+
+	trace_all();
+	for (int i = 0; i < 100; i++)
+		sum += catcher(1) + catcher(0);
+	CHECK(sum == 300 && caught == 100 && dtors == 400, "sum %d, caught %d, dtors %d", sum, caught, dtors);
+	CHECK_COUNTS(wc, 200, 200, 0);
+	CHECK_COUNTS(wm, 200, 100, 100);
+	CHECK_COUNTS(wt, 200, 100, 100);
+	CHECK(wc->retval == 1, "catcher's last return value %lu", (unsigned long)wc->retval);
+}
+
+static void check_rethrow(void)
+{
+	struct watch *wo = watch("outer", (void *)outer), *wr = watch("rethrower", (void *)rethrower);
+	struct watch *wm = watch("middle", (void *)middle);
+	int sum = 0;
+
+	trace_all();
+	for (int i = 0; i < 100; i++)
+		sum += outer(1) + outer(0);
+	CHECK(sum == 400 && caught == 100 && rethrows == 100 && dtors == 600, "sum %d, caught %d, rethrows %d, dtors %d",
+	      sum, caught, rethrows, dtors);
+	CHECK_COUNTS(wo, 200, 200, 0);
+	CHECK_COUNTS(wr, 200, 100, 100);
+	CHECK_COUNTS(wm, 200, 100, 100);
+}
+
+TRACED void exit_inner(int x)
+{
+	if (x)
+		pthread_exit((void *)42);
+}
+
+TRACED int exit_outer(int x)
+{
+	guard g;
+
+	exit_inner(x);
+	return 0;
+}
+
+static void *exit_thread(void *arg)
+{
+	exit_outer(arg != NULL);
+	return NULL;
+}
+
+static void check_pthread_exit(void)
+{
+	struct watch *wi = watch("exit_inner", (void *)exit_inner), *wo = watch("exit_outer", (void *)exit_outer);
+	pthread_t t;
+	void *value = NULL;
+
+	trace_all();
+	for (int i = 0; i < 10; i++) {
+		CHECK(pthread_create(&t, NULL, exit_thread, (void *)1) == 0, "pthread_create");
+		CHECK(pthread_join(t, &value) == 0 && value == (void *)42, "thread %d gave %p, want 42", i, value);
+	}
+	CHECK(dtors == 10, "%d destructors run, want 10", dtors);
+	CHECK_COUNTS(wi, 10, 0, 10);
+	CHECK_COUNTS(wo, 10, 0, 10);
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(what, "catch"))
+		check_catch();
+	else if (!strcmp(what, "rethrow"))
+		check_rethrow();
+	else if (!strcmp(what, "pthread_exit"))
+		check_pthread_exit();
+	else
+		CHECK(0, "usage: rt-unwind-cxx catch|rethrow|pthread_exit");
+	if (failures)
+		return 1;
+	printf("ok %s\n", what);
+	return 0;
+}

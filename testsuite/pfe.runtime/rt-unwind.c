@@ -1,0 +1,369 @@
+/* rt-unwind.c: exit handlers on every function (as pfe-trace) while C
+ * leaves traced frames without returning, and what a handler may do
+ * (runtime.exp), one case per argument:
+ *   longjmp      out of two traced frames, 100 times: no crash, the calls
+ *                and returns after it are hooked exactly, the frames left
+ *                get their exit call (retregs NULL) once noticed
+ *   siglongjmp   the same from a signal handler (itself traced)
+ *   cancel       a thread cancelled in a traced function, at a
+ *                cancellation point: its pthread_cleanup_push handler
+ *                runs, the thread ends canceled, the process goes on
+ *   sigaltstack  a traced signal handler on an alternate stack above the
+ *                thread's: every frame's exit exact, on both stacks
+ *   tail         a traced function tail-calls another (-O2: a sibcall):
+ *                both exits, callee first, both see the value, and each
+ *                handler sees where the call returns to (the caller's)
+ *   backtrace    backtrace() in an entry and in an exit handler reaches
+ *                main (the trampolines' unwind information)
+ *   long-double  a long double returned through an exit handler that uses
+ *                the x87 (and MMX's emms on x86) itself
+ * Prints "ok" when every check holds.  Debug: run it with the case name.
+ */
+#define _GNU_SOURCE
+#include "rt-unwind.h"
+
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+static sigjmp_buf jb;
+static volatile int via_signal;
+
+TRACED int plain(int x)
+{
+	return x * 2;
+}
+
+TRACED void on_usr1(int sig)
+{
+	(void)sig;
+	siglongjmp(jb, 1);
+}
+
+/* Leaves by longjmp, or by siglongjmp out of a signal handler. */
+TRACED void lj_inner(int x)
+{
+	if (x && via_signal)
+		raise(SIGUSR1);
+	else if (x)
+		longjmp(jb, 1);
+}
+
+TRACED int lj_outer(int x)
+{
+	lj_inner(x);
+	return x + 1;
+}
+
+/* 100 jumps out of lj_outer and lj_inner (and on_usr1), each followed
+ * by calls that return. */
+static void check_jumps(int signal_handler)
+{
+	struct watch *wo = watch("lj_outer", (void *)lj_outer), *wi = watch("lj_inner", (void *)lj_inner);
+	struct watch *wh = watch("on_usr1", (void *)on_usr1), *wp = watch("plain", (void *)plain);
+	volatile int jumps = 0, sum = 0;
+
+	via_signal = signal_handler;
+	signal(SIGUSR1, on_usr1);
+	trace_all();
+	for (int i = 0; i < 100; i++) {
+		if (!sigsetjmp(jb, 1))
+			lj_outer(1);
+		else
+			jumps++;
+		sum += plain(i) + lj_outer(0);
+	}
+	CHECK(jumps == 100 && sum == 9900 + 100, "%d jumps, sum %d", jumps, sum);
+	CHECK_COUNTS(wo, 200, 100, 100);
+	CHECK_COUNTS(wi, 200, 100, 100);
+	CHECK_COUNTS(wh, signal_handler ? 100 : 0, 0, signal_handler ? 100 : 0);
+	CHECK_COUNTS(wp, 100, 100, 0);
+	CHECK(wp->retval == 198, "plain's last return value %lu", (unsigned long)wp->retval);
+}
+
+static void check_longjmp(void)
+{
+	check_jumps(0);
+}
+
+static void check_siglongjmp(void)
+{
+	check_jumps(1);
+}
+
+static volatile int cleanups, started;
+
+static void cleanup(void *arg)
+{
+	(void)arg;
+	cleanups++;
+}
+
+TRACED int cancel_wait(int x)
+{
+	started = 1;
+	for (;;)
+		pause();
+	return x;
+}
+
+TRACED int cancel_outer(int x)
+{
+	int r;
+
+	pthread_cleanup_push(cleanup, NULL);
+	r = cancel_wait(x) + 1;
+	pthread_cleanup_pop(0);
+	return r;
+}
+
+static void *cancel_thread(void *arg)
+{
+	(void)arg;
+	cancel_outer(1);
+	return NULL;
+}
+
+static void check_cancel(void)
+{
+	struct watch *wp = watch("plain", (void *)plain);
+	int sum = 0;
+
+	trace_all();
+	for (int i = 0; i < 10; i++) {
+		pthread_t t;
+		void *value = NULL;
+
+		started = 0;
+		CHECK(pthread_create(&t, NULL, cancel_thread, NULL) == 0, "pthread_create");
+		while (!started)
+			usleep(1000);
+		CHECK(pthread_cancel(t) == 0, "pthread_cancel");
+		CHECK(pthread_join(t, &value) == 0 && value == PTHREAD_CANCELED, "thread %d gave %p", i, value);
+		sum += plain(i);
+	}
+	CHECK(cleanups == 10 && sum == 90, "%d cleanup handlers run, sum %d", cleanups, sum);
+	CHECK_COUNTS(wp, 10, 10, 0);
+}
+
+TRACED int tail_callee(int x)
+{
+	return x * 3 + 1;
+}
+
+TRACED int tail_caller(int x)
+{
+	return tail_callee(x + 1);
+}
+
+static volatile unsigned tail_order, ntail_rets;
+static void *volatile tail_rets[4];
+
+static void tail_entry(struct pfe_call *c, struct watch *w)
+{
+	(void)w;
+	tail_rets[ntail_rets++ % 4] = c->ret;
+}
+
+static void tail_exit(struct pfe_call *c, struct watch *w)
+{
+	tail_order = tail_order * 10 + (unsigned)(w - watched) + 1;
+	tail_rets[ntail_rets++ % 4] = c->ret;
+}
+
+static void check_tail(void)
+{
+	struct watch *wr = watch("tail_caller", (void *)tail_caller), *we = watch("tail_callee", (void *)tail_callee);
+	int sum = 0;
+
+	trace_all();
+	in_entry = tail_entry;
+	in_exit = tail_exit;
+	for (int i = 0; i < 100; i++) {
+		tail_order = 0;
+		ntail_rets = 0;
+		sum += tail_caller(i);
+		CHECK(tail_order == 21, "exits in the order %u, want 21 (callee, caller)", tail_order);
+		CHECK(ntail_rets == 4 && tail_rets[1] == tail_rets[0] && tail_rets[2] == tail_rets[0] &&
+		      tail_rets[3] == tail_rets[0], "where they return, as their handlers see it: %p %p %p %p",
+		      tail_rets[0], tail_rets[1], tail_rets[2], tail_rets[3]);
+	}
+	in_entry = in_exit = NULL;
+	CHECK(sum == 3 * 5050 + 100, "sum %d", sum);
+	CHECK_COUNTS(wr, 100, 100, 0);
+	CHECK_COUNTS(we, 100, 100, 0);
+	CHECK(wr->retval == 301 && we->retval == 301, "return values %lu, %lu, want 301", (unsigned long)wr->retval,
+	      (unsigned long)we->retval);
+}
+
+/* A signal handler on an alternate stack far above the frames it
+ * interrupts: its frames are not taken for theirs (nor theirs for left
+ * ones).  The thread's stack and the alternate one are parts of one
+ * mapping, so that the order of their addresses is known. */
+#define ALT_MAP (16u << 20)
+#define ALT_SIZE (256u << 10)
+
+TRACED void on_usr2(int sig)
+{
+	(void)sig;
+	plain(1);
+}
+
+TRACED void alt_inner(int x)
+{
+	if (x)
+		raise(SIGUSR2);
+}
+
+TRACED int alt_outer(int x)
+{
+	alt_inner(x);
+	return x + 1;
+}
+
+static void *alt_thread(void *map)
+{
+	stack_t ss = { .ss_sp = (char *)map + ALT_MAP - ALT_SIZE, .ss_size = ALT_SIZE };
+	struct sigaction sa = { .sa_handler = on_usr2, .sa_flags = SA_ONSTACK };
+
+	if (sigaltstack(&ss, NULL) || sigaction(SIGUSR2, &sa, NULL))
+		return NULL;
+	return (void *)(intptr_t)alt_outer(1);
+}
+
+static void check_sigaltstack(void)
+{
+	struct watch *wo = watch("alt_outer", (void *)alt_outer), *wi = watch("alt_inner", (void *)alt_inner);
+	struct watch *wh = watch("on_usr2", (void *)on_usr2), *wp = watch("plain", (void *)plain);
+	void *map = mmap(NULL, ALT_MAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	pthread_attr_t attr;
+	pthread_t t;
+	void *value = NULL;
+
+	CHECK(map != MAP_FAILED, "mmap");
+	trace_all();
+	pthread_attr_init(&attr);
+	pthread_attr_setstack(&attr, map, ALT_MAP / 2);
+	CHECK(pthread_create(&t, &attr, alt_thread, map) == 0, "pthread_create");
+	CHECK(pthread_join(t, &value) == 0 && value == (void *)2, "the thread gave %p, want 2", value);
+	CHECK_COUNTS(wo, 1, 1, 0);
+	CHECK_COUNTS(wi, 1, 1, 0);
+	CHECK_COUNTS(wh, 1, 1, 0);
+	CHECK_COUNTS(wp, 1, 1, 0);
+}
+
+static volatile int bt_entry_main, bt_exit_main;
+
+/* 1 if the stack, from here, reaches main; else print it. */
+static int reaches_main(void)
+{
+	void *pcs[64];
+	int n = backtrace(pcs, 64);
+
+	for (int i = 0; i < n; i++) {
+		Dl_info info;
+
+		if (dladdr(pcs[i], &info) && info.dli_sname && !strcmp(info.dli_sname, "main"))
+			return 1;
+	}
+	backtrace_symbols_fd(pcs, n, 1);
+	return 0;
+}
+
+static void bt_in_entry(struct pfe_call *c, struct watch *w)
+{
+	(void)c, (void)w;
+	bt_entry_main += reaches_main();
+}
+
+static void bt_in_exit(struct pfe_call *c, struct watch *w)
+{
+	(void)c, (void)w;
+	bt_exit_main += reaches_main();
+}
+
+TRACED int bt_leaf(int x)
+{
+	return x + 7;
+}
+
+static void check_backtrace(void)
+{
+	struct watch *w = watch("bt_leaf", (void *)bt_leaf);
+	int r;
+
+	CHECK(reaches_main(), "backtrace() from main does not reach main (link with -rdynamic)");
+	trace_all();
+	in_entry = bt_in_entry;
+	in_exit = bt_in_exit;
+	r = bt_leaf(1);
+	in_entry = in_exit = NULL;
+	CHECK(r == 8, "bt_leaf(1) = %d", r);
+	CHECK_COUNTS(w, 1, 1, 0);
+	CHECK(bt_entry_main == 1, "a backtrace in the entry handler does not reach main");
+	CHECK(bt_exit_main == 1, "a backtrace in the exit handler does not reach main");
+}
+
+TRACED long double ld_triple(long double x)
+{
+	return x * 3;
+}
+
+static volatile long double ld_seen;
+
+static void ld_in_exit(struct pfe_call *c, struct watch *w)
+{
+	volatile long double a = 1.25L;
+
+	(void)c, (void)w;
+	ld_seen = a * a + 1;
+#if defined(__x86_64__) || defined(__i386__)
+	/* The x87 stack is empty at a call (the ABI): MMX code may mark it so. */
+	__asm__ volatile("emms");
+#endif
+}
+
+static void check_long_double(void)
+{
+	struct watch *w = watch("ld_triple", (void *)ld_triple);
+	long double r;
+
+	trace_all();
+	in_exit = ld_in_exit;
+	r = ld_triple(1.5L);
+	in_exit = NULL;
+	CHECK(r == 4.5L, "ld_triple(1.5) = %Lg through an exit handler using the x87", r);
+	CHECK(ld_seen == 1.25L * 1.25L + 1, "the handler's own long double: %Lg", ld_seen);
+	CHECK_COUNTS(w, 1, 1, 0);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*check)(void);
+	} cases[] = {
+		{ "longjmp", check_longjmp }, { "siglongjmp", check_siglongjmp }, { "cancel", check_cancel },
+		{ "sigaltstack", check_sigaltstack }, { "tail", check_tail }, { "backtrace", check_backtrace },
+		{ "long-double", check_long_double },
+	};
+	const char *what = argc > 1 ? argv[1] : "";
+	unsigned i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0] && strcmp(cases[i].name, what); i++)
+		;
+	if (i == sizeof cases / sizeof cases[0]) {
+		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double\n");
+		return 2;
+	}
+	cases[i].check();
+	if (failures)
+		return 1;
+	printf("ok %s\n", what);
+	return 0;
+}
