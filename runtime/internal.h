@@ -2,9 +2,10 @@
  *
  *   object.c    one loaded object: its file's sections, records, symbols,
  *               and each function's layout (where it is patched, its slot)
- *   patch.c     code writes: the edits of prepare/enable/disable, page
- *               protection, the protocols, barriers, cache maintenance,
- *               the x86 int3 trap, veneers near an object
+ *   patch.c     code writes: the edits of prepare/enable/disable, the
+ *               writers (/proc/self/mem, else r-wx pages), the protocols,
+ *               barriers, cache maintenance, the x86 int3 trap, veneers
+ *               near an object
  *   dispatch.c  the C side of the trampolines: lookup, recursion guard,
  *               exit hooks (a per-thread stack of diverted return addresses)
  *   api.c       the registry (pfe_init, pfe_rescan) and the public calls
@@ -102,6 +103,9 @@ HIDDEN int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **
 
 /* patch.c */
 HIDDEN int pfe__patch_init(void);
+/* In the child of fork (api.c's pthread_atfork handler): what patch.c
+ * holds per process (membarrier's registration) made the child's. */
+HIDDEN void pfe__patch_atfork_child(void);
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
 /* Write every function of O in its disabled form. */
@@ -117,6 +121,10 @@ HIDDEN int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable);
 HIDDEN void pfe__tramp_slot(void);
 HIDDEN void pfe__tramp_lookup(void);
 HIDDEN void pfe__tramp_return(void);
+/* The probe of patch.c's writer: pfe__probe returns 0, pfe__probe_one 1;
+ * they are as long as each other and adjacent. */
+HIDDEN int pfe__probe(void);
+HIDDEN int pfe__probe_one(void);
 /* A: what the function's ops slot holds (pfe__tramp_slot), or NULL
  * (pfe__tramp_lookup, or a slot not written yet): look KEY up. */
 HIDDEN void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs);
@@ -133,6 +141,7 @@ extern HIDDEN _Atomic size_t pfe__nobjects;
 struct pfe_counters {
 	_Atomic uint64_t batches, barriers, sites_written, trap_hits;
 	_Atomic uint64_t recursion_skips, exit_skips, unknown_calls;
+	_Atomic uint64_t icache_flushes;
 };
 extern HIDDEN struct pfe_counters pfe__counters;
 #define PFE_COUNT(name, n) atomic_fetch_add_explicit(&pfe__counters.name, (n), memory_order_relaxed)
@@ -171,6 +180,18 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *   PFE_RETURN_SLOT(R)   where the function's return address is saved
  *   PFE_CONTEXT_PC(MC)   the pc in a signal's mcontext_t (needs
  *                        _GNU_SOURCE and <ucontext.h>)
+ *   PFE_PROC_MEM_WRITES  1: code may be written through /proc/self/mem
+ *                        (the kernel copies an aligned 4- or 8-byte
+ *                        word with one store); riscv 0: its memcpy copies
+ *                        small writes byte by byte, and every write
+ *                        flushes every hart's icache
+ *   PFE_CODE_SPANS       1: /proc/self/mem writes may cover the bytes
+ *                        between a phase's edits (rewritten as they are:
+ *                        x86 fetches bytes; no instruction can tear)
+ *   PFE_FLUSH_PER_PHASE  1: one cache flush covers a phase (riscv: the
+ *                        flush_icache call is of every hart's whole
+ *                        icache); 0: one per edit (aarch64: DC/IC of its
+ *                        lines; x86: none needed, the calls are empty)
  */
 #if defined(__x86_64__)
 #define PFE_SLOT_BIAS 5
@@ -185,6 +206,9 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->rax)
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)(r)->sp)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_RIP])
+#define PFE_PROC_MEM_WRITES 1
+#define PFE_CODE_SPANS 1
+#define PFE_FLUSH_PER_PHASE 0
 #elif defined(__i386__)
 /* cdecl: every argument on the stack, in 4-byte slots. */
 #define PFE_SLOT_BIAS 5
@@ -198,6 +222,9 @@ static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->eax)
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)(uintptr_t)(r)->sp)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_EIP])
+#define PFE_PROC_MEM_WRITES 1
+#define PFE_CODE_SPANS 1
+#define PFE_FLUSH_PER_PHASE 0
 #elif defined(__aarch64__)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -209,6 +236,9 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->x[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->lr)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->pc)
+#define PFE_PROC_MEM_WRITES 1
+#define PFE_CODE_SPANS 0
+#define PFE_FLUSH_PER_PHASE 0
 #elif defined(__riscv)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -220,6 +250,9 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->a[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->ra)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->__gregs[REG_PC])
+#define PFE_PROC_MEM_WRITES 0
+#define PFE_CODE_SPANS 0
+#define PFE_FLUSH_PER_PHASE 1
 #else
 #error "libpfe: no trampolines for this target (x86_64, i386, aarch64, riscv64)"
 #endif
