@@ -82,6 +82,24 @@ void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* fork: no batch under way in the child (a stand-in for helper dlopen's
+ * handlers, which replace these; keep the pfe__patch_atfork_child call). */
+static void fork_prepare(void)
+{
+	pthread_mutex_lock(&pfe__lock);
+}
+
+static void fork_parent(void)
+{
+	pthread_mutex_unlock(&pfe__lock);
+}
+
+static void fork_child(void)
+{
+	pthread_mutex_init(&pfe__lock, NULL);
+	pfe__patch_atfork_child();
+}
+
 /* ---- the registry ---- */
 
 struct scan {
@@ -173,6 +191,7 @@ int pfe_init(void)
 	pthread_mutex_lock(&pfe__lock);
 	if (!initialised) {
 		initialised = true;
+		pthread_atfork(fork_prepare, fork_parent, fork_child);
 		pfe__arch = pfe_enc_this_arch();
 		init_error = pfe__arch ? pfe__patch_init() : PFE_ENOTARGET;
 		if (!init_error)
