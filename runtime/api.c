@@ -83,7 +83,7 @@ void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...)
 }
 
 /* fork: no batch under way in the child (a stand-in for helper dlopen's
- * handlers, which replace these; keep the pfe__patch_atfork_child call). */
+ * handlers, which replace these). */
 static void fork_prepare(void)
 {
 	pthread_mutex_lock(&pfe__lock);
@@ -97,7 +97,6 @@ static void fork_parent(void)
 static void fork_child(void)
 {
 	pthread_mutex_init(&pfe__lock, NULL);
-	pfe__patch_atfork_child();
 }
 
 /* ---- the registry ---- */

@@ -103,9 +103,6 @@ HIDDEN int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **
 
 /* patch.c */
 HIDDEN int pfe__patch_init(void);
-/* In the child of fork (api.c's pthread_atfork handler): what patch.c
- * holds per process (membarrier's registration) made the child's. */
-HIDDEN void pfe__patch_atfork_child(void);
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
 /* Write every function of O in its disabled form. */

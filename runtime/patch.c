@@ -301,11 +301,10 @@ static int sync_cores(void)
 	return 0;
 }
 
-/* membarrier's registration is the process's (its mm's): again in a
- * child of fork. */
+/* The registration is the process's (its mm's), and a child of fork
+ * inherits it (rt-hazards' fork children patch without registering). */
 static void register_membarrier(void)
 {
-	membarrier_cmd = 0;
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0)
 		membarrier_cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE;
 	else if (!pfe__arch->trap_byte &&
@@ -314,12 +313,6 @@ static void register_membarrier(void)
 		 * instructions are allowed; the barrier only makes "done"
 		 * mean every thread sees them. */
 		membarrier_cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED;
-}
-
-void pfe__patch_atfork_child(void)
-{
-	if (pfe__arch)
-		register_membarrier();
 }
 
 static void flush(uintptr_t lo, uintptr_t hi)

@@ -12,7 +12,8 @@
  *             disable work; "eprot": enable fails with PFE_EPROT and no
  *             byte changed
  *   sigtrap   (PFE_NO_INIT=1) SIGTRAPs of raise, kill and, on x86, the
- *             program's own int3 reach the program's handler once each,
+ *             program's own int3 and int $3 reach the program's handler
+ *             once each,
  *             installed before pfe_init and after it; libpfe's own int3s
  *             never do
  *   fork      a thread forks while main toggles: each child enables and
@@ -308,6 +309,11 @@ static void foreign_traps(const char *when)
 	__asm__ volatile("int3");
 	after = 1;
 	CHECK(traps == 3 && trap_code == SI_KERNEL && after, "%s: int3: %d calls, si_code %d", when, traps, trap_code);
+	/* int $3: the same trap, the byte before the pc not an int3. */
+	after = 0;
+	__asm__ volatile(".byte 0xcd, 0x03");	/* int $3 (gas would emit int3) */
+	after = 1;
+	CHECK(traps == 4 && trap_code == SI_KERNEL && after, "%s: int $3: %d calls, si_code %d", when, traps, trap_code);
 #endif
 	(void)after;
 }
