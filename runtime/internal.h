@@ -22,7 +22,8 @@
  *
  * Debugging: PFE_DEBUG=list prints each function's layout at pfe_init;
  * PFE_DEBUG=stall=MS sleeps MS ms between the phases of every batch (so
- * that threads meet the intermediate states).
+ * that threads meet the intermediate states); PFE_DEBUG=mprotect writes
+ * code with r-wx pages instead of /proc/self/mem (patch.c).
  */
 #ifndef PFE_INTERNAL_H
 #define PFE_INTERNAL_H
