@@ -226,8 +226,15 @@ static bool mask_has(const char *line, int sig)
 	return hex_digit(line[end - 1 - bit / 4]) >> (bit % 4) & 1;
 }
 
-/* Whether thread TID's status (/proc/self/task/TID/status) says it
- * blocks SIGTRAP. */
+/* The first of the C library's own signals (glibc's and musl's
+ * SIGCANCEL): a mask set by the program never has it (sigfillset and
+ * pthread_sigmask leave it out); one the C library sets for a moment has
+ * it (pthread_create, until the new thread first runs; pthread_kill,
+ * raise, fork...: code that runs no patched function meanwhile). */
+#define LIBC_SIGNAL 32
+
+/* Whether thread TID (a name in /proc/self/task) keeps SIGTRAP blocked:
+ * its mask, set by the program, has it. */
 static bool blocks_sigtrap(const char *tid)
 {
 	char path[300], line[128];
@@ -239,52 +246,25 @@ static bool blocks_sigtrap(const char *tid)
 		return false;
 	while (fgets(line, sizeof line, f))
 		if (strncmp(line, "SigBlk:", 7) == 0)
-			blocks = mask_has(line, SIGTRAP);
+			blocks = mask_has(line, SIGTRAP) && !mask_has(line, LIBC_SIGNAL);
 	fclose(f);
 	return blocks;
 }
 
-/* A thread that blocks SIGTRAP now, into TID; false if none (or no
- * /proc: unknown). */
-static bool find_sigtrap_blocker(char tid[32])
+/* Whether a thread of the process keeps SIGTRAP blocked: an int3 would
+ * kill it (the kernel forces a blocked trap signal to its default
+ * action).  Unknown (no /proc): no. */
+static bool a_thread_blocks_sigtrap(void)
 {
 	DIR *d = opendir("/proc/self/task");
 	bool found = false;
 	struct dirent *t;
 
-	while (d && !found && (t = readdir(d))) {
-		found = t->d_name[0] != '.' && strlen(t->d_name) < 32 && blocks_sigtrap(t->d_name);
-		if (found)
-			strcpy(tid, t->d_name);
-	}
+	while (d && !found && (t = readdir(d)))
+		found = t->d_name[0] != '.' && blocks_sigtrap(t->d_name);
 	if (d)
 		closedir(d);
 	return found;
-}
-
-/* Whether a thread keeps SIGTRAP blocked (an int3 would kill it: the
- * kernel forces a blocked trap signal to its default action): the same
- * thread seen so for 31 ms.  glibc blocks every signal for a moment in
- * pthread_create (a new thread until it first runs), pthread_kill, raise,
- * fork...: code that runs no patched function meanwhile; a thread seen
- * so only once is looked for again, 8 times at most. */
-static bool a_thread_blocks_sigtrap(void)
-{
-	char tid[32];
-
-	for (int round = 0; round < 8 && find_sigtrap_blocker(tid); round++) {
-		bool still = true;
-
-		for (long ms = 1; still && ms <= 16; ms *= 2) {
-			struct timespec ts = { 0, ms * 1000000 };
-
-			nanosleep(&ts, NULL);
-			still = blocks_sigtrap(tid);
-		}
-		if (still)
-			return true;
-	}
-	return false;
 }
 
 /* ---- barriers, cache maintenance ---- */
