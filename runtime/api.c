@@ -47,13 +47,14 @@ static const char *const messages[] = {
 	[PFE_ELAYOUT] = "this entry cannot be patched",
 	[PFE_ENOHANDLER] = "no handler attached",
 	[PFE_ENOMEM] = "out of memory",
-	[PFE_EPROT] = "the code could not be made writable",
+	[PFE_EPROT] = "the code cannot be written (W^X policy, no /proc/self/mem)",
 	[PFE_ERANGE] = "no memory for a veneer within reach of the code",
 	[PFE_EFILE] = "an object's file is unreadable or malformed",
 	[PFE_ESYNC] = "no way to make other threads see new code (membarrier)",
 	[PFE_ENOTARGET] = "libpfe has no trampolines for this target",
 	[PFE_EUNLOADED] = "the function's object was unloaded (dlclose)",
 	[PFE_EBUSY] = "a handler did not return (pfe_synchronize gave up)",
+	[PFE_ESIGNAL] = "a thread blocks SIGTRAP (an int3 of the patch would kill it)",
 };
 
 const char *pfe_strerror(int err)
@@ -136,7 +137,8 @@ static void fork_child(void)
 	/* The other threads' read sections are not the child's. */
 	atomic_store(&pfe__readers[0], 0);
 	atomic_store(&pfe__readers[1], 0);
-	/* patch.c's per-process state, when it has any: its hook here. */
+	/* patch.c keeps no state a child must redo: its /proc/self/mem
+	 * descriptor is a batch's, membarrier's registration is inherited. */
 }
 
 /* ---- the registry ---- */
@@ -717,6 +719,7 @@ void pfe_get_stats(struct pfe_stats *out)
 	out->recursion_skips = atomic_load(&pfe__counters.recursion_skips);
 	out->exit_skips = atomic_load(&pfe__counters.exit_skips);
 	out->unknown_calls = atomic_load(&pfe__counters.unknown_calls);
+	out->icache_flushes = atomic_load(&pfe__counters.icache_flushes);
 }
 
 /* ---- arguments ---- */

@@ -2,9 +2,10 @@
  *
  *   object.c    one loaded object: its file's sections, records, symbols,
  *               and each function's layout (where it is patched, its slot)
- *   patch.c     code writes: the edits of prepare/enable/disable, page
- *               protection, the protocols, barriers, cache maintenance,
- *               the x86 int3 trap, veneers near an object
+ *   patch.c     code writes: the edits of prepare/enable/disable, the
+ *               writers (/proc/self/mem, else r-wx pages), the protocols,
+ *               barriers, cache maintenance, the x86 int3 trap, veneers
+ *               near an object
  *   dispatch.c  the C side of the trampolines: lookup, recursion guard,
  *               exit hooks (a per-thread stack of diverted return addresses)
  *   unwind.c    the unwinder's and pthread_exit's wrappers: real return
@@ -25,7 +26,8 @@
  *
  * Debugging: PFE_DEBUG=list prints each function's layout at pfe_init;
  * PFE_DEBUG=stall=MS sleeps MS ms between the phases of every batch (so
- * that threads meet the intermediate states).
+ * that threads meet the intermediate states); PFE_DEBUG=mprotect writes
+ * code with r-wx pages instead of /proc/self/mem (patch.c).
  */
 #ifndef PFE_INTERNAL_H
 #define PFE_INTERNAL_H
@@ -127,6 +129,10 @@ HIDDEN int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable);
 HIDDEN void pfe__tramp_slot(void);
 HIDDEN void pfe__tramp_lookup(void);
 HIDDEN void pfe__tramp_return(void);
+/* The probe of patch.c's writer: pfe__probe returns 0, pfe__probe_one 1;
+ * they are as long as each other and adjacent. */
+HIDDEN int pfe__probe(void);
+HIDDEN int pfe__probe_one(void);
 /* A: what the function's ops slot holds (pfe__tramp_slot), or NULL
  * (pfe__tramp_lookup, or a slot not written yet): look KEY up. */
 HIDDEN void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs);
@@ -174,6 +180,7 @@ extern HIDDEN _Atomic size_t pfe__nobjects;
 struct pfe_counters {
 	_Atomic uint64_t batches, barriers, sites_written, trap_hits;
 	_Atomic uint64_t recursion_skips, exit_skips, unknown_calls;
+	_Atomic uint64_t icache_flushes;
 };
 extern HIDDEN struct pfe_counters pfe__counters;
 #define PFE_COUNT(name, n) atomic_fetch_add_explicit(&pfe__counters.name, (n), memory_order_relaxed)
@@ -222,6 +229,18 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *                        entry, saved anywhere in the frame
  *   PFE_CONTEXT_PC(MC)   the pc in a signal's mcontext_t (needs
  *                        _GNU_SOURCE and <ucontext.h>)
+ *   PFE_PROC_MEM_WRITES  1: code may be written through /proc/self/mem
+ *                        (the kernel copies an aligned 4- or 8-byte
+ *                        word with one store); riscv 0: its memcpy copies
+ *                        small writes byte by byte, and every write
+ *                        flushes every hart's icache
+ *   PFE_CODE_SPANS       1: /proc/self/mem writes may cover the bytes
+ *                        between a phase's edits (rewritten as they are:
+ *                        x86 fetches bytes; no instruction can tear)
+ *   PFE_FLUSH_PER_PHASE  1: one cache flush covers a phase (riscv: the
+ *                        flush_icache call is of every hart's whole
+ *                        icache); 0: one per edit (aarch64: DC/IC of its
+ *                        lines; x86: none needed, the calls are empty)
  */
 #if defined(__x86_64__)
 #define PFE_SLOT_BIAS 5
@@ -239,6 +258,9 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_CALLEE_POP 0
 #define PFE_ENTRY_CFA(r) ((r)->sp + 8)
 #define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 8)
+#define PFE_PROC_MEM_WRITES 1
+#define PFE_CODE_SPANS 1
+#define PFE_FLUSH_PER_PHASE 0
 #elif defined(__i386__)
 /* cdecl: every argument on the stack, in 4-byte slots. */
 #define PFE_SLOT_BIAS 5
@@ -255,6 +277,9 @@ static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_CALLEE_POP 4
 #define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp + 4)
 #define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 4)
+#define PFE_PROC_MEM_WRITES 1
+#define PFE_CODE_SPANS 1
+#define PFE_FLUSH_PER_PHASE 0
 #elif defined(__aarch64__)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -269,6 +294,9 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_CALLEE_POP 0
 #define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp)
 #define PFE_RA_SEARCH_LO(cfa, inner) (inner)
+#define PFE_PROC_MEM_WRITES 1
+#define PFE_CODE_SPANS 0
+#define PFE_FLUSH_PER_PHASE 0
 #elif defined(__riscv)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -283,6 +311,9 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_CALLEE_POP 0
 #define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp)
 #define PFE_RA_SEARCH_LO(cfa, inner) (inner)
+#define PFE_PROC_MEM_WRITES 0
+#define PFE_CODE_SPANS 0
+#define PFE_FLUSH_PER_PHASE 1
 #else
 #error "libpfe: no trampolines for this target (x86_64, i386, aarch64, riscv64)"
 #endif

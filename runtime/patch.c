@@ -18,24 +18,38 @@
  *   x86      (trap_byte set) the int3 protocol, for all the batch's sites
  *            at once: int3 on each first byte, barrier; the other bytes,
  *            barrier; the first bytes, barrier.  Three barriers a batch.
- *            A thread meeting an int3 steps over the site (SIGTRAP).
+ *            A thread meeting an int3 steps over the site (SIGTRAP).  A
+ *            batch is refused (PFE_ESIGNAL) while a thread blocks SIGTRAP:
+ *            the kernel would kill it at an int3.
  *   others   the one toggled instruction of each site, an aligned store
- *            of the whole instruction, then cache maintenance and one
+ *            of the whole instruction, then cache maintenance (riscv: one
+ *            flush for the whole phase, an IPI to every hart) and one
  *            barrier.
- * Code pages are made writable (never executable then) for the stores of
- * a phase and executable again right after; a thread executing such a page
- * meanwhile faults, and waits in the SIGSEGV handler until the phase is
- * written (then runs the page again).
  *
- * Debugging: PFE_DEBUG=stall=MS sleeps between the phases; pfe_get_stats
- * counts batches, barriers, sites written and int3 hits.
+ * Writers: code never loses its execute permission (a thread may run it
+ * at any time).  Where the kernel's writes through /proc/self/mem reach
+ * the code this process runs (decided once by a probe: libpfe's
+ * pfe__probe rewritten that way must then return 1; not under qemu-user,
+ * whose translations do not see such writes), every write goes there:
+ * the pages stay r-x, and W^X policies (PR_SET_MDWE, SELinux execmem)
+ * allow it.  Otherwise the pages are made r-wx for a phase's stores and
+ * r-x again (as XRay does); refused, the batch fails with PFE_EPROT.  A
+ * batch that fails part way puts back what it wrote, its phases in
+ * reverse (on x86 the int3 protocol backwards).
+ *
+ * Debugging: PFE_DEBUG=stall=MS sleeps between the phases; PFE_DEBUG=
+ * mprotect forces the r-wx writer; PFE_DEBUG=list says which writer the
+ * probe chose; pfe_get_stats counts batches, barriers, sites written,
+ * int3 hits and cache flushes.
  */
 #define _GNU_SOURCE
 #include "internal.h"
 
-#include <errno.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <linux/membarrier.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -50,8 +64,6 @@ struct edit {
 	uint8_t bytes[PFE_ENC_MAX_BYTES];
 };
 
-/* The pages being written: a thread faulting there waits. */
-static _Atomic uintptr_t window_lo, window_hi;
 /* The sites of the current x86 batch (sorted): an int3 there is ours.
  * The buffer is reused; when it grows the old one is never freed (a
  * late trap may still read it).  trap_gen counts its changes, odd while
@@ -62,66 +74,39 @@ static _Atomic size_t trap_nsites;
 static _Atomic unsigned trap_gen;
 static size_t trap_capacity;
 static int membarrier_cmd;
-static struct sigaction old_segv, old_trap;
+static struct sigaction old_trap;
 static long page_size;
+/* Code is written through /proc/self/mem (else with mprotect). */
+static bool use_proc_mem;
 
-/* ---- signals ---- */
+/* ---- SIGTRAP (x86) ---- */
 
 static uintptr_t *context_pc(void *uc)
 {
 	return PFE_CONTEXT_PC(&((ucontext_t *)uc)->uc_mcontext);
 }
 
+/* What the process would have done without libpfe: OLD's handler (with
+ * its mask), nothing (ignored), or the default action. */
 static void chain(const struct sigaction *old, int sig, siginfo_t *si, void *uc)
 {
-	if (old->sa_flags & SA_SIGINFO) {
-		old->sa_sigaction(sig, si, uc);
-	} else if (old->sa_handler != SIG_IGN && old->sa_handler != SIG_DFL) {
-		old->sa_handler(sig);
-	} else {
-		/* The default action: die of it, as without libpfe. */
-		signal(sig, SIG_DFL);
+	sigset_t mask = old->sa_mask, saved;
+
+	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN)
+		return;
+	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_DFL) {
+		sigaction(sig, old, NULL);
 		raise(sig);
-	}
-}
-
-/* Whether PC is in the code of an object libpfe patches. */
-static bool in_patched_code(uintptr_t pc)
-{
-	size_t n = atomic_load_explicit(&pfe__nobjects, memory_order_acquire);
-
-	for (size_t i = 0; i < n; i++)
-		if (pc >= pfe__objects[i]->lo && pc < pfe__objects[i]->hi && pfe__objects[i]->nkeys)
-			return true;
-	return false;
-}
-
-/* A thread executing a page while it is writable: wait until the phase
- * is written, then return to run it again.  The phase may be over before
- * the signal is handled, so an execute fault in patched code is retried
- * a few times (100, yielding between them) before it counts as a real
- * one and goes to the handler there was before libpfe's. */
-static _Thread_local uintptr_t retry_pc;
-static _Thread_local unsigned retries;
-
-static void on_segv(int sig, siginfo_t *si, void *uc)
-{
-	uintptr_t pc = *context_pc(uc);
-
-	if (pc >= atomic_load(&window_lo) && pc < atomic_load(&window_hi)) {
-		while (pc >= atomic_load(&window_lo) && pc < atomic_load(&window_hi))
-			sched_yield();
 		return;
 	}
-	if (si->si_code == SEGV_ACCERR && (uintptr_t)si->si_addr == pc && in_patched_code(pc)) {
-		retries = retry_pc == pc ? retries + 1 : 1;
-		retry_pc = pc;
-		if (retries <= 100) {
-			sched_yield();
-			return;
-		}
-	}
-	chain(&old_segv, sig, si, uc);
+	if (!(old->sa_flags & SA_NODEFER))
+		sigaddset(&mask, sig);
+	pthread_sigmask(SIG_BLOCK, &mask, &saved);
+	if (old->sa_flags & SA_SIGINFO)
+		old->sa_sigaction(sig, si, uc);
+	else
+		old->sa_handler(sig);
+	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
 /* The published site at AT: its length, or 0.  The count is read first:
@@ -145,12 +130,39 @@ static size_t trap_site_len(uintptr_t at)
 	return 0;
 }
 
+static bool is_site_of(const struct pfe_func *f, uintptr_t at)
+{
+	const struct pfe_enc_patch *p = f->patch;
+
+	return p && f->pos + p->toggle_off == at;
+}
+
+/* Whether AT is where a function libpfe manages is toggled (its entry is
+ * near its address: the patch is in the NOPs just before or after it). */
+static bool known_site(uintptr_t at)
+{
+	size_t n = atomic_load_explicit(&pfe__nobjects, memory_order_acquire);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pfe_object *o = pfe__objects[i];
+		size_t k = pfe__lower_bound(o->funcs, o->nfuncs, sizeof *o->funcs,
+					    offsetof(struct pfe_func, addr), at);
+
+		if (at < o->lo || at >= o->hi)
+			continue;
+		if ((k < o->nfuncs && is_site_of(&o->funcs[k], at)) || (k > 0 && is_site_of(&o->funcs[k - 1], at)))
+			return true;
+	}
+	return false;
+}
+
 /* x86: an int3 of the protocol: go on after the site (the call of this
- * one entry is not made while it is being patched).  An int3 no published
- * site explains is ours all the same when the sites changed meanwhile (a
- * thread slow to take its trap while the next batch is published): the
- * lookup and the byte are read again until both were read under one even
- * trap_gen. */
+ * one entry is not made while it is being patched).  Only an int3
+ * (SI_KERNEL) at a site: of the batch under way, or of an earlier one
+ * whose site is whole again (a thread slow to take its trap: it runs the
+ * site again).  The lookup and the byte are read again until both were
+ * read under one even trap_gen.  Any other SIGTRAP (raise, kill, a
+ * debugger's, the program's own int3) is the program's. */
 static void on_trap(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t *pc = context_pc(uc), at = *pc - 1;
@@ -158,6 +170,10 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	size_t len;
 	uint8_t byte;
 
+	if (si->si_code != SI_KERNEL) {
+		chain(&old_trap, sig, si, uc);
+		return;
+	}
 	do {
 		gen = atomic_load(&trap_gen);
 		len = trap_site_len(at);
@@ -166,26 +182,92 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	if (len) {
 		*pc = at + len;
 		PFE_COUNT(trap_hits, 1);
-	} else if (byte != pfe__arch->trap_byte) {
-		/* An int3 of an earlier batch: the site is whole again. */
+	} else if (byte != pfe__arch->trap_byte && known_site(at)) {
 		*pc = at;
 	} else {
 		chain(&old_trap, sig, si, uc);
 	}
 }
 
-static int install(int sig, void (*fn)(int, siginfo_t *, void *), struct sigaction *old)
+/* on_trap is SIGTRAP's handler; one installed since (after pfe_init)
+ * becomes the one it chains to. */
+static int own_sigtrap(void)
 {
-	struct sigaction sa;
+	struct sigaction sa, cur;
 
+	if (sigaction(SIGTRAP, NULL, &cur) != 0)
+		return PFE_EINVAL;
+	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_trap)
+		return 0;
 	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = fn;
+	sa.sa_sigaction = on_trap;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
 	sigemptyset(&sa.sa_mask);
-	return sigaction(sig, &sa, old) == 0 ? 0 : PFE_EINVAL;
+	return sigaction(SIGTRAP, &sa, &old_trap) == 0 ? 0 : PFE_EINVAL;
 }
 
-/* ---- barriers ---- */
+/* The value of hex digit C. */
+static unsigned hex_digit(char c)
+{
+	return c >= 'a' ? (unsigned)(c - 'a') + 10 : (unsigned)(c - '0');
+}
+
+/* Whether the signal mask in LINE ("SigBlk:\t<hex>") has SIG. */
+static bool mask_has(const char *line, int sig)
+{
+	size_t end = strlen(line);
+	unsigned bit = sig - 1;
+
+	while (end > 0 && !((line[end - 1] >= '0' && line[end - 1] <= '9') ||
+			    (line[end - 1] >= 'a' && line[end - 1] <= 'f')))
+		end--;
+	if (end < 8 + bit / 4)
+		return false;
+	return hex_digit(line[end - 1 - bit / 4]) >> (bit % 4) & 1;
+}
+
+/* The first of the C library's own signals (glibc's and musl's
+ * SIGCANCEL): a mask set by the program never has it (sigfillset and
+ * pthread_sigmask leave it out); one the C library sets for a moment has
+ * it (pthread_create, until the new thread first runs; pthread_kill,
+ * raise, fork...: code that runs no patched function meanwhile). */
+#define LIBC_SIGNAL 32
+
+/* Whether thread TID (a name in /proc/self/task) keeps SIGTRAP blocked:
+ * its mask, set by the program, has it. */
+static bool blocks_sigtrap(const char *tid)
+{
+	char path[300], line[128];
+	bool blocks = false;
+	FILE *f;
+
+	snprintf(path, sizeof path, "/proc/self/task/%s/status", tid);
+	if (!(f = fopen(path, "re")))
+		return false;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "SigBlk:", 7) == 0)
+			blocks = mask_has(line, SIGTRAP) && !mask_has(line, LIBC_SIGNAL);
+	fclose(f);
+	return blocks;
+}
+
+/* Whether a thread of the process keeps SIGTRAP blocked: an int3 would
+ * kill it (the kernel forces a blocked trap signal to its default
+ * action).  Unknown (no /proc): no. */
+static bool a_thread_blocks_sigtrap(void)
+{
+	DIR *d = opendir("/proc/self/task");
+	bool found = false;
+	struct dirent *t;
+
+	while (d && !found && (t = readdir(d)))
+		found = t->d_name[0] != '.' && blocks_sigtrap(t->d_name);
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* ---- barriers, cache maintenance ---- */
 
 /* Every other thread of the process executes a core-serialising
  * instruction before this returns (x86: it then fetches the new bytes). */
@@ -199,11 +281,10 @@ static int sync_cores(void)
 	return 0;
 }
 
-int pfe__patch_init(void)
+/* The registration is the process's (its mm's), and a child of fork
+ * inherits it (rt-hazards' fork children patch without registering). */
+static void register_membarrier(void)
 {
-	int err = 0;
-
-	page_size = sysconf(_SC_PAGESIZE);
 	if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0) == 0)
 		membarrier_cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE;
 	else if (!pfe__arch->trap_byte &&
@@ -212,31 +293,87 @@ int pfe__patch_init(void)
 		 * instructions are allowed; the barrier only makes "done"
 		 * mean every thread sees them. */
 		membarrier_cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED;
-	err = install(SIGSEGV, on_segv, &old_segv);
-	if (!err && pfe__arch->trap_byte)
-		err = install(SIGTRAP, on_trap, &old_trap);
-	return err ? err : membarrier_cmd ? 0 : PFE_ESYNC;
 }
 
-/* ---- writing a phase ---- */
-
-static int by_at(const void *a, const void *b)
+static void flush(uintptr_t lo, uintptr_t hi)
 {
-	uintptr_t x = ((const struct edit *)a)->at, y = ((const struct edit *)b)->at;
-
-	return x < y ? -1 : x > y;
+	__builtin___clear_cache((char *)lo, (char *)hi);
+	PFE_COUNT(icache_flushes, 1);
 }
 
-/* Sort edits by address; they usually come sorted (functions are kept in
- * address order), and a check is cheaper than qsort on 100000 of them. */
-static void sort_edits(struct edit *e, size_t n)
+/* The cache maintenance of the edits E[0..n) (sorted): riscv's flush is
+ * of every hart's whole cache, once; aarch64's of the lines edited. */
+static void flush_edits(const struct edit *e, size_t n)
 {
-	for (size_t i = 1; i < n; i++) {
-		if (e[i - 1].at > e[i].at) {
-			qsort(e, n, sizeof *e, by_at);
-			return;
-		}
+	if (PFE_FLUSH_PER_PHASE) {
+		if (n)
+			flush(e[0].at, e[n - 1].at + e[n - 1].len);
+		return;
 	}
+	for (size_t i = 0; i < n; i++)
+		flush(e[i].at, e[i].at + e[i].len);
+}
+
+/* ---- the writers ---- */
+
+/* How a batch writes: MEM is its own descriptor of /proc/self/mem (one
+ * kept open would write the parent's memory after fork, or a file the
+ * program dup2'd over it), or -1: mprotect, the pages back to PROT. */
+struct writer {
+	int mem;
+	int prot;
+};
+
+static int open_writer(struct writer *w, int prot)
+{
+	w->prot = prot;
+	w->mem = use_proc_mem ? open("/proc/self/mem", O_RDWR | O_CLOEXEC) : -1;
+	return use_proc_mem && w->mem < 0 ? PFE_EPROT : 0;
+}
+
+static void close_writer(struct writer *w)
+{
+	if (w->mem >= 0)
+		close(w->mem);
+}
+
+static int mem_write(int fd, uintptr_t at, const void *bytes, size_t len)
+{
+	return pwrite64(fd, bytes, len, (off64_t)at) == (ssize_t)len ? 0 : PFE_EPROT;
+}
+
+/* x86: the edits in spans, each one write of the bytes from its first
+ * edit to its last (the bytes between rewritten as they are: no thread
+ * can tell); edits closer than SPAN_GAP share a span. */
+#define SPAN_GAP 256
+#define SPAN_MAX 65536
+static int mem_write_spans(int fd, const struct edit *e, size_t n)
+{
+	static uint8_t buf[SPAN_MAX];	/* under pfe__lock */
+
+	for (size_t i = 0, j; i < n; i = j) {
+		uintptr_t lo = e[i].at, hi = lo + e[i].len;
+
+		for (j = i + 1; j < n && e[j].at <= hi + SPAN_GAP && e[j].at + e[j].len - lo <= SPAN_MAX; j++)
+			hi = e[j].at + e[j].len > hi ? e[j].at + e[j].len : hi;
+		memcpy(buf, (const void *)lo, hi - lo);
+		for (size_t k = i; k < j; k++)
+			memcpy(buf + (e[k].at - lo), e[k].bytes, e[k].len);
+		if (mem_write(fd, lo, buf, hi - lo))
+			return PFE_EPROT;
+	}
+	return 0;
+}
+
+/* Each edit as one write: the kernel copies an aligned instruction or
+ * slot in one store (aarch64's memcpy does), so no thread fetches half
+ * of one. */
+static int mem_write_each(int fd, const struct edit *e, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (mem_write(fd, e[i].at, e[i].bytes, e[i].len))
+			return PFE_EPROT;
+	return 0;
 }
 
 /* One edit, as one store when it is one aligned instruction or slot
@@ -266,6 +403,26 @@ static int protect(uintptr_t lo, uintptr_t hi, int prot)
 	return mprotect((void *)lo, hi - lo, prot) == 0 ? 0 : PFE_EPROT;
 }
 
+/* The edits a run of pages at a time, each made r-wx (never without x: a
+ * thread may be running them) for its stores and PROT again. */
+static int mprotect_write(const struct edit *e, size_t n, int prot)
+{
+	for (size_t i = 0, j; i < n; i = j + 1) {
+		uintptr_t lo = e[i].at, hi = e[i].at + e[i].len;
+
+		/* A run: edits whose pages touch. */
+		for (j = i; j + 1 < n && e[j + 1].at <= ((hi + page_size - 1) | (uintptr_t)(page_size - 1)); j++)
+			hi = e[j + 1].at + e[j + 1].len;
+		if (protect(lo, hi, PROT_READ | PROT_WRITE | PROT_EXEC))
+			return PFE_EPROT;
+		for (size_t k = i; k <= j; k++)
+			store(&e[k]);
+		if (protect(lo, hi, prot))
+			return PFE_EPROT;
+	}
+	return 0;
+}
+
 static void stall(void)
 {
 	long ms;
@@ -277,43 +434,110 @@ static void stall(void)
 	}
 }
 
-/* Write EDITS[0..n) (sorted), a run of pages at a time, each made RW for
- * its stores and RX again; then flush and synchronise every thread. */
-static int write_phase(struct edit *edits, size_t n, int prot)
+/* Write EDITS[0..n) (sorted); then flush and synchronise every thread. */
+static int write_phase(const struct writer *w, const struct edit *e, size_t n)
 {
-	int err = 0;
+	int err;
 
-	for (size_t i = 0; i < n && !err;) {
-		uintptr_t lo = edits[i].at, hi = edits[i].at + edits[i].len;
-		size_t j = i;
-
-		/* A run: edits whose pages touch. */
-		while (j + 1 < n && edits[j + 1].at <= ((hi + page_size - 1) | (uintptr_t)(page_size - 1))) {
-			j++;
-			hi = edits[j].at + edits[j].len;
-		}
-		atomic_store(&window_lo, lo & ~(uintptr_t)(page_size - 1));
-		atomic_store(&window_hi, (hi + page_size - 1) & ~(uintptr_t)(page_size - 1));
-		err = protect(lo, hi, PROT_READ | PROT_WRITE);
-		if (!err) {
-			for (size_t k = i; k <= j; k++)
-				store(&edits[k]);
-			err = protect(lo, hi, prot);
-		}
-		atomic_store(&window_hi, 0);
-		atomic_store(&window_lo, 0);
-		if (err)
-			pfe__warn("write_phase", lo, "mprotect: %s", strerror(errno));
-		for (size_t k = i; k <= j; k++)
-			__builtin___clear_cache((char *)edits[k].at, (char *)edits[k].at + edits[k].len);
-		i = j + 1;
+	if (w->mem < 0)
+		err = mprotect_write(e, n, w->prot);
+	else if (PFE_CODE_SPANS)
+		err = mem_write_spans(w->mem, e, n);
+	else
+		err = mem_write_each(w->mem, e, n);
+	flush_edits(e, n);
+	if (err) {
+		pfe__warn("write_phase", e[0].at, "%s refused", w->mem < 0 ? "mprotect" : "/proc/self/mem");
+		return err;
 	}
 	PFE_COUNT(sites_written, n);
 	stall();
-	return err ? err : sync_cores();
+	return sync_cores();
+}
+
+/* ---- the probe ---- */
+
+/* Whether writes through /proc/self/mem reach the code this process
+ * runs: pfe__probe (returns 0) gets pfe__probe_one's bytes (returns 1)
+ * that way, once /proc/self/mem reads what the process reads (under
+ * qemu-user it is qemu's memory); then it must return 1.  If not, its
+ * bytes are put back and the other writer serves. */
+static bool proc_mem_works(void)
+{
+	uintptr_t at = (uintptr_t)pfe__probe;
+	size_t len = (uintptr_t)pfe__probe_one - at;
+	uint8_t seen[64];
+	bool wrote, works = false;
+	int fd = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (len <= sizeof seen && pread64(fd, seen, len, (off64_t)at) == (ssize_t)len &&
+	    memcmp(seen, (const void *)at, len) == 0 && pfe__probe() == 0) {
+		wrote = mem_write(fd, at, (const void *)pfe__probe_one, len) == 0;
+		__builtin___clear_cache((char *)at, (char *)at + len);
+		works = wrote && pfe__probe() == 1;
+		if (wrote && !works)
+			mem_write(fd, at, seen, len);
+	}
+	close(fd);
+	return works;
+}
+
+int pfe__patch_init(void)
+{
+	int err;
+
+	page_size = sysconf(_SC_PAGESIZE);
+	register_membarrier();
+	use_proc_mem = PFE_PROC_MEM_WRITES && !pfe__debug("mprotect", NULL) && proc_mem_works();
+	if (pfe__debug("list", NULL))
+		fprintf(stderr, "libpfe: code writes: %s\n",
+			use_proc_mem ? "/proc/self/mem" : "mprotect (read+write+execute while written)");
+	err = pfe__arch->trap_byte ? own_sigtrap() : 0;
+	return err ? err : membarrier_cmd ? 0 : PFE_ESYNC;
 }
 
 /* ---- prepare, toggle ---- */
+
+static int by_at(const void *a, const void *b)
+{
+	uintptr_t x = ((const struct edit *)a)->at, y = ((const struct edit *)b)->at;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort edits by address; they usually come sorted (functions are kept in
+ * address order), and a check is cheaper than qsort on 100000 of them. */
+static void sort_edits(struct edit *e, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (e[i - 1].at > e[i].at) {
+			qsort(e, n, sizeof *e, by_at);
+			return;
+		}
+	}
+}
+
+/* A batch of one phase: E[0..n) (sorted).  Not undone if it fails part
+ * way: what it writes is as valid as what it replaces (prepare: the
+ * disabled form of NOPs or of a fentry call; slots: another valid
+ * attachment; veneers: a page no call reaches yet, unmapped). */
+static int write_batch(const struct edit *e, size_t n, int prot)
+{
+	struct writer w;
+	int err;
+
+	if (!n)
+		return 0;
+	err = open_writer(&w, prot);
+	if (!err) {
+		PFE_COUNT(batches, 1);
+		err = write_phase(&w, e, n);
+	}
+	close_writer(&w);
+	return err;
+}
 
 static const struct pfe_object *object_of(const struct pfe_func *f)
 {
@@ -340,8 +564,7 @@ int pfe__prepare(struct pfe_object *o)
 			n++;
 	}
 	sort_edits(e, n);
-	PFE_COUNT(batches, 1);
-	err = n ? write_phase(e, n, o->prot) : 0;
+	err = write_batch(e, n, o->prot);
 	free(e);
 	return err;
 }
@@ -359,43 +582,38 @@ static bool slot_edit(const struct pfe_func *f, struct edit *e)
 }
 
 /* The slot edits of FS[0..n) (the enabled functions' only, when
- * ENABLED_ONLY) into E; how many. */
+ * ENABLED_ONLY) into E, sorted; how many. */
 static size_t slot_edits(struct pfe_func *const *fs, size_t n, bool enabled_only, struct edit *e)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
 		k += (!enabled_only || fs[i]->enabled) && slot_edit(fs[i], &e[k]);
+	sort_edits(e, k);
 	return k;
 }
 
-/* The slot edits of FS[0..n) as a phase of their own (none if none). */
-static int slot_phase(struct pfe_func *const *fs, size_t n, bool enabled_only, size_t *written)
+int pfe__set_slots(struct pfe_func *const *fs, size_t n)
 {
 	struct edit *e = calloc(n + 1, sizeof *e);
 	int err;
 
 	if (!e)
 		return PFE_ENOMEM;
-	*written = slot_edits(fs, n, enabled_only, e);
-	sort_edits(e, *written);
-	err = *written ? write_phase(e, *written, fs[0]->obj->prot) : 0;
+	err = write_batch(e, slot_edits(fs, n, true, e), fs[0]->obj->prot);
 	free(e);
 	return err;
 }
 
-int pfe__set_slots(struct pfe_func *const *fs, size_t n)
+/* Whether the batch rewrites F's site. */
+static bool toggles(const struct pfe_func *f, bool enable)
 {
-	size_t written;
-	int err = slot_phase(fs, n, true, &written);
-
-	PFE_COUNT(batches, written > 0);
-	return err;
+	return f->patch && f->enabled != enable && !atomic_load(&object_of(f)->dead);
 }
 
-/* The edits of F's toggled instruction, enabled or not: all of it, or on
- * x86 (int3 protocol) PART 0 its first byte as int3, 1 the rest, 2 the
- * first byte. */
+/* The edits of F's toggled instruction, enabled or not: all of it (PART
+ * -1), or on x86 (int3 protocol) PART 0 its first byte as int3, 1 the
+ * rest, 2 the first byte. */
 static void toggle_edit(const struct pfe_func *f, bool enable, int part, struct edit *e)
 {
 	uint8_t seq[PFE_ENC_MAX_BYTES];
@@ -417,6 +635,22 @@ static void toggle_edit(const struct pfe_func *f, bool enable, int part, struct 
 	}
 }
 
+/* The edits of PART of the batch into E (sorted); how many.  x86: each
+ * slot in the first phase, just before its site (in address order). */
+static size_t part_edits(struct pfe_func *const *fs, size_t n, bool enable, int part, struct edit *e)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (enable && part == 0)
+			k += slot_edit(fs[i], &e[k]);
+		if (toggles(fs[i], enable))
+			toggle_edit(fs[i], enable, part, &e[k++]);
+	}
+	sort_edits(e, k);
+	return k;
+}
+
 /* Room for N trap sites (trap_gen odd). */
 static bool trap_sites_room(size_t n)
 {
@@ -433,11 +667,21 @@ static bool trap_sites_room(size_t n)
 	return true;
 }
 
-/* The M SITES of a batch, for on_trap, before any int3 is written. */
-static bool publish_trap_sites(const struct edit *sites, size_t m)
+/* The sites of FS[0..n) the batch rewrites, for on_trap, before any int3
+ * is written. */
+static int publish_trap_sites(struct pfe_func *const *fs, size_t n, bool enable)
 {
+	struct edit *sites = calloc(n + 1, sizeof *sites);
+	size_t m = 0;
 	bool ok;
 
+	if (!sites)
+		return PFE_ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (toggles(fs[i], enable))
+			sites[m++] = (struct edit){ .at = fs[i]->pos + fs[i]->patch->toggle_off,
+						    .len = fs[i]->patch->toggle_len };
+	sort_edits(sites, m);
 	atomic_fetch_add(&trap_gen, 1);
 	ok = trap_sites_room(m);
 	if (ok) {
@@ -446,51 +690,90 @@ static bool publish_trap_sites(const struct edit *sites, size_t m)
 		atomic_store(&trap_nsites, m);
 	}
 	atomic_fetch_add(&trap_gen, 1);
-	return ok;
+	free(sites);
+	return ok ? 0 : PFE_ENOMEM;
+}
+
+/* x86: what must hold before an int3 is written: no thread blocks
+ * SIGTRAP (checked now: one that blocks it later is killed at an int3 of
+ * this batch), on_trap is the handler, the sites are published. */
+static int trap_ready(struct pfe_func *const *fs, size_t n, bool enable)
+{
+	int err;
+
+	if (a_thread_blocks_sigtrap())
+		return PFE_ESIGNAL;
+	err = own_sigtrap();
+	return err ? err : publish_trap_sites(fs, n, enable);
+}
+
+/* The parts of a batch (toggle_edit's): x86 the int3 protocol's three
+ * phases, elsewhere one. */
+static const int x86_parts[] = { 0, 1, 2 }, one_part[] = { -1 };
+
+/* Put back the first NP of PARTS written, the last first (x86: the int3
+ * protocol backwards), in the bytes of the state before the batch (the
+ * functions' enabled flags still say it), as far as writes succeed.  A
+ * slot written keeps its attachment (valid; its call is not enabled). */
+static void undo(const struct writer *w, struct pfe_func *const *fs, size_t n, bool enable,
+		 const int *parts, size_t np, struct edit *e)
+{
+	while (np--) {
+		size_t k = 0;
+
+		for (size_t i = 0; i < n; i++)
+			if (toggles(fs[i], enable))
+				toggle_edit(fs[i], !enable, parts[np] < 0 ? -1 : 2 - parts[np], &e[k++]);
+		sort_edits(e, k);
+		write_phase(w, e, k);
+	}
+}
+
+/* The phases of a batch into E (room for 2N edits): elsewhere than x86
+ * the slots first (when enabling, if any needs writing), then the parts;
+ * undone if one fails. */
+static int toggle_phases(const struct writer *w, struct pfe_func *const *fs, size_t n, bool enable,
+			 struct edit *e)
+{
+	const int *parts = pfe__arch->trap_byte ? x86_parts : one_part;
+	size_t nparts = pfe__arch->trap_byte ? 3 : 1, i, k;
+	int err = 0;
+
+	if (!pfe__arch->trap_byte && enable && (k = slot_edits(fs, n, false, e)) != 0)
+		err = write_phase(w, e, k);
+	for (i = 0; i < nparts && !err; i++)
+		err = write_phase(w, e, part_edits(fs, n, enable, parts[i], e));
+	if (err)
+		undo(w, fs, n, enable, parts, i, e);
+	return err;
 }
 
 int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 {
-	int parts = pfe__arch->trap_byte ? 3 : 1, err = 0;
-	struct edit *e = calloc(2 * n + 1, sizeof *e), *sites = calloc(n + 1, sizeof *sites);
-	size_t m = 0, k;
+	struct edit *e;
+	struct writer w;
+	size_t m = 0;
+	int err;
 
-	if (!e || !sites) {
-		free(e);
-		free(sites);
-		return PFE_ENOMEM;
-	}
 	for (size_t i = 0; i < n; i++)
-		if (fs[i]->patch && fs[i]->enabled != enable && !atomic_load(&object_of(fs[i])->dead))
-			sites[m++] = (struct edit){ .at = fs[i]->pos + fs[i]->patch->toggle_off,
-						    .len = fs[i]->patch->toggle_len };
-	sort_edits(sites, m);
-	if (parts == 3 && !publish_trap_sites(sites, m)) {
-		free(e);
-		free(sites);
+		m += toggles(fs[i], enable);
+	if (!m)
+		return 0;
+	err = pfe__arch->trap_byte ? trap_ready(fs, n, enable) : 0;
+	if (err)
+		return err;
+	if (!(e = calloc(2 * n + 1, sizeof *e)))
 		return PFE_ENOMEM;
-	}
-	if (enable && parts == 1)
-		err = slot_phase(fs, n, false, &k);
-	PFE_COUNT(batches, m > 0);
-	for (int part = parts == 3 ? 0 : -1; m && part < (parts == 3 ? 3 : 0) && !err; part++) {
-		/* Each slot (x86: in the first phase) just before its site:
-		 * the edits stay in address order. */
-		k = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (enable && part == 0)
-				k += slot_edit(fs[i], &e[k]);
-			if (fs[i]->patch && fs[i]->enabled != enable && !atomic_load(&object_of(fs[i])->dead))
-				toggle_edit(fs[i], enable, part, &e[k++]);
-		}
-		sort_edits(e, k);
-		err = write_phase(e, k, fs[0]->obj->prot);
+	err = open_writer(&w, fs[0]->obj->prot);
+	if (!err) {
+		PFE_COUNT(batches, 1);
+		err = toggle_phases(&w, fs, n, enable, e);
+		close_writer(&w);
 	}
 	for (size_t i = 0; i < n && !err; i++)
 		if (fs[i]->patch && !atomic_load(&object_of(fs[i])->dead))
 			fs[i]->enabled = enable;
 	free(e);
-	free(sites);
 	return err;
 }
 
@@ -503,7 +786,7 @@ static bool in_reach(const struct pfe_func *f, uintptr_t target)
 	return f->patch->reach == 0 || d < f->patch->reach;
 }
 
-/* A page near O (within every site's reach of it), RW; 0 if none. */
+/* A page near O (within every site's reach of it), r-x; 0 if none. */
 static uintptr_t near_page(const struct pfe_object *o)
 {
 	for (uintptr_t step = 1; step < 4096; step++) {
@@ -511,7 +794,7 @@ static uintptr_t near_page(const struct pfe_object *o)
 				       (o->lo & ~(uintptr_t)(page_size - 1)) - step * page_size * 16 };
 
 		for (int t = 0; t < 2; t++) {
-			void *p = mmap((void *)tries[t], page_size, PROT_READ | PROT_WRITE,
+			void *p = mmap((void *)tries[t], page_size, PROT_READ | PROT_EXEC,
 				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
 			if (p == MAP_FAILED)
@@ -524,10 +807,37 @@ static uintptr_t near_page(const struct pfe_object *o)
 	return 0;
 }
 
+/* Two veneers (slot, lookup) on a page near O, written as code is; TRAMP
+ * becomes their addresses. */
+static int put_veneers(struct pfe_object *o, uintptr_t tramp[2])
+{
+	uintptr_t page = near_page(o);
+	unsigned stride = (pfe__arch->veneer_len + 15) & ~15u;
+	struct edit v[2];
+	int err;
+
+	if (!page)
+		return PFE_ERANGE;
+	for (int k = 0; k < 2; k++) {
+		v[k] = (struct edit){ .at = page + k * stride, .len = pfe__arch->veneer_len };
+		pfe__arch->put_veneer(v[k].bytes, v[k].at, tramp[k]);
+	}
+	err = write_batch(v, 2, PROT_READ | PROT_EXEC);
+	if (err) {
+		munmap((void *)page, page_size);
+		return err;
+	}
+	for (int k = 0; k < 2; k++)
+		tramp[k] = v[k].at;
+	o->veneers = page;
+	return 0;
+}
+
 int pfe__place_targets(struct pfe_object *o)
 {
 	uintptr_t tramp[2] = { (uintptr_t)pfe__tramp_slot, (uintptr_t)pfe__tramp_lookup };
 	bool need = false;
+	int err;
 
 	for (size_t i = 0; i < o->nfuncs; i++) {
 		struct pfe_func *f = &o->funcs[i];
@@ -535,22 +845,8 @@ int pfe__place_targets(struct pfe_object *o)
 		if (f->patch)
 			need |= !in_reach(f, tramp[f->dispatch == PFE_DISPATCH_LOOKUP]);
 	}
-	if (need) {
-		/* Two veneers (slot, lookup) on a page near the object. */
-		uintptr_t page = near_page(o);
-		unsigned stride = (pfe__arch->veneer_len + 15) & ~15u;
-
-		if (!page)
-			return PFE_ERANGE;
-		for (int k = 0; k < 2; k++) {
-			pfe__arch->put_veneer((uint8_t *)page + k * stride, page + k * stride, tramp[k]);
-			tramp[k] = page + k * stride;
-		}
-		if (mprotect((void *)page, page_size, PROT_READ | PROT_EXEC) != 0)
-			return PFE_EPROT;
-		__builtin___clear_cache((char *)page, (char *)page + 2 * stride);
-		o->veneers = page;
-	}
+	if (need && (err = put_veneers(o, tramp)) != 0)
+		return err;
 	for (size_t i = 0; i < o->nfuncs; i++) {
 		struct pfe_func *f = &o->funcs[i];
 

@@ -34,8 +34,10 @@ enum pfe_error {
 	PFE_ELAYOUT,	/* this entry cannot be patched (pfe_func_info's why) */
 	PFE_ENOHANDLER,	/* enable without a handler attached */
 	PFE_ENOMEM,	/* out of memory */
-	PFE_EPROT,	/* the code could not be made writable (mprotect refused:
-			   a W^X policy such as SELinux execmod or PR_SET_MDWE) */
+	PFE_EPROT,	/* the code cannot be written: /proc/self/mem unusable and
+			   mprotect of read+write+execute refused (a W^X
+			   policy: PR_SET_MDWE, SELinux execmod); nothing is
+			   written */
 	PFE_ERANGE,	/* no memory for a veneer within reach of the code */
 	PFE_EFILE,	/* an object's file is unreadable or not what is mapped */
 	PFE_ESYNC,	/* no way to make other threads see new code (no
@@ -45,6 +47,8 @@ enum pfe_error {
 			   nothing is written */
 	PFE_EBUSY,	/* pfe_synchronize: a handler did not return within
 			   10 s (one left by longjmp, or blocked) */
+	PFE_ESIGNAL,	/* x86: a thread blocks SIGTRAP, which an int3 of the
+			   patch protocol would kill: nothing is written */
 };
 
 /* A message for an error code. */
@@ -230,6 +234,8 @@ struct pfe_stats {
 	uint64_t recursion_skips;	/* handler not called: already in one */
 	uint64_t exit_skips;	/* exit not hooked: the thread's stack of them full */
 	uint64_t unknown_calls;	/* a trampoline call from no known entry */
+	uint64_t icache_flushes;	/* cache maintenance calls (riscv: one
+					   flush_icache system call a phase) */
 };
 void pfe_get_stats(struct pfe_stats *out);
 

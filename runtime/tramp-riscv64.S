@@ -148,6 +148,28 @@ pfe__tramp_return:
 	.size	pfe__tramp_return, .-pfe__tramp_return
 
 	.option	pop
+	/* patch.c's probe of its writer: pfe__probe returns 0; patch.c
+	 * writes pfe__probe_one's bytes (as long, right after it) over it
+	 * through /proc/self/mem and calls it again. */
+	.text
+	.option	push
+	.option	norvc
+	.globl	pfe__probe
+	.hidden	pfe__probe
+	.type	pfe__probe, @function
+pfe__probe:
+	li	a0, 0
+	ret
+	.size	pfe__probe, .-pfe__probe
+	.globl	pfe__probe_one
+	.hidden	pfe__probe_one
+	.type	pfe__probe_one, @function
+pfe__probe_one:
+	li	a0, 1
+	ret
+	.size	pfe__probe_one, .-pfe__probe_one
+	.option	pop
+
 	/* The end of libpfe's code: libpfe.a links it into one object whose
 	 * code fills whole pages, so that no page holds both libpfe's code
 	 * and code it patches (Makefile, runtime/README.md). */

@@ -1,0 +1,454 @@
+/* rt-hazards.c: what patching must survive in a real process, one hazard
+ * per MODE (argv[1]); every run is bounded (alarm) and prints "ok" last,
+ * or "unsupported: why".
+ *   sigblock  a thread that blocks every signal runs the functions while
+ *             main toggles them: it must not die (x86: the batch is
+ *             refused, PFE_ESIGNAL, while it blocks SIGTRAP)
+ *   handler   a signal handler interrupting the patching thread calls the
+ *             functions being toggled: no deadlock, right results
+ *   segv      a SIGSEGV handler installed after libpfe's sees no fault
+ *             while threads run the functions being toggled
+ *   mdwe      after prctl(PR_SET_MDWE): argv[2] "works": enable and
+ *             disable work; "eprot": enable fails with PFE_EPROT and no
+ *             byte changed
+ *   sigtrap   (PFE_NO_INIT=1) SIGTRAPs of raise, kill and, on x86, the
+ *             program's own int3 and int $3 reach the program's handler
+ *             once each,
+ *             installed before pfe_init and after it; libpfe's own int3s
+ *             never do
+ *   fork      a thread forks while main toggles: each child enables and
+ *             disables a function and exits 0 in time
+ *   flush     one cache maintenance call a phase on riscv, not one an edit
+ * Run under PFE_DEBUG=stall=MS to widen the batches (runtime.exp does).
+ * Debugging: the failing check is printed ("FAIL: ...").
+ */
+#define _GNU_SOURCE
+#include <pfe.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt-test.h"
+
+#ifndef PR_SET_MDWE
+#define PR_SET_MDWE 65
+#define PR_MDWE_REFUSE_EXEC_GAIN 1
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+#define X86 1
+#else
+#define X86 0
+#endif
+
+#define NFUNCS 1000
+/* Not const (a call whose result is unused must still be made). */
+static volatile long zero;
+#define F(n) NOINLINE long hz_f##n(long x) { return x * 3 + n + zero; }
+#define F10(n) F(n##0) F(n##1) F(n##2) F(n##3) F(n##4) F(n##5) F(n##6) F(n##7) F(n##8) F(n##9)
+#define F100(n) F10(n##0) F10(n##1) F10(n##2) F10(n##3) F10(n##4) F10(n##5) F10(n##6) F10(n##7) F10(n##8) F10(n##9)
+F100(1) F100(2) F100(3) F100(4) F100(5) F100(6) F100(7) F100(8) F100(9) F100(10)
+#define P(n) hz_f##n,
+#define P10(n) P(n##0) P(n##1) P(n##2) P(n##3) P(n##4) P(n##5) P(n##6) P(n##7) P(n##8) P(n##9)
+#define P100(n) P10(n##0) P10(n##1) P10(n##2) P10(n##3) P10(n##4) P10(n##5) P10(n##6) P10(n##7) P10(n##8) P10(n##9)
+static long (*const table[NFUNCS])(long) = {
+	P100(1) P100(2) P100(3) P100(4) P100(5) P100(6) P100(7) P100(8) P100(9) P100(10)
+};
+
+static struct pfe_func *fs[NFUNCS];
+static _Atomic unsigned long hits, wrong;
+static _Atomic int stop;
+
+static void on_entry(struct pfe_call *c)
+{
+	(void)c;
+	atomic_fetch_add(&hits, 1);
+}
+
+/* Call the first N functions; false if one returns a wrong result. */
+static bool call_some(int n)
+{
+	bool right = true;
+
+	for (int i = 0; i < n; i++)
+		right &= table[i](i) == i * 3 + (i / 100 + 1) * 100 + i % 100;
+	return right;
+}
+
+static void setup(void)
+{
+	for (int i = 0; i < NFUNCS; i++) {
+		fs[i] = pfe_find_addr((void *)table[i]);
+		if (!fs[i] || pfe_attach(fs[i], on_entry, NULL, NULL) != 0) {
+			printf("FAIL: function %d not found or not attachable\n", i);
+			exit(1);
+		}
+	}
+}
+
+static int toggle(bool on)
+{
+	return on ? pfe_enable_many(fs, NFUNCS) : pfe_disable_many(fs, NFUNCS);
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Toggle every function on and off for SECONDS; the errors other than
+ * ALLOWED are failures; how many batches ALLOWED refused. */
+static int toggle_for(double seconds, int allowed)
+{
+	int refused = 0;
+
+	for (double end = now() + seconds; now() < end;) {
+		for (int on = 1; on >= 0; on--) {
+			int err = toggle(on);
+
+			refused += err && err == allowed;
+			CHECK(!err || err == allowed, "toggle %d: %s", on, pfe_strerror(err));
+		}
+	}
+	return refused;
+}
+
+static void *runner(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&stop))
+		if (!call_some(NFUNCS))
+			atomic_fetch_add(&wrong, 1);
+	return NULL;
+}
+
+static void start(pthread_t *t, int n, void *(*fn)(void *))
+{
+	for (int i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, fn, NULL);
+}
+
+static void finish(pthread_t *t, int n)
+{
+	atomic_store(&stop, 1);
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	atomic_store(&stop, 0);
+	CHECK(atomic_load(&wrong) == 0, "%lu wrong results", atomic_load(&wrong));
+}
+
+/* ---- sigblock ---- */
+
+static _Atomic int blocking;
+
+static void *blocked_runner(void *arg)
+{
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, NULL);
+	atomic_store(&blocking, 1);
+	return runner(arg);
+}
+
+static void blocked_thread(void)
+{
+	pthread_t t;
+	int refused;
+
+	start(&t, 1, blocked_runner);
+	while (!atomic_load(&blocking))
+		sched_yield();
+	refused = toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
+	finish(&t, 1);
+	CHECK(!X86 || refused > 0, "x86: no batch refused while a thread blocks SIGTRAP");
+	CHECK(toggle(true) == 0, "enable once the thread is gone");
+	hits = 0;
+	call_some(NFUNCS);
+	CHECK(hits == NFUNCS, "%lu handler calls, want %d", hits, NFUNCS);
+	CHECK(toggle(false) == 0, "disable");
+}
+
+/* ---- handler ---- */
+
+static pthread_t patcher;
+static _Atomic unsigned long handled;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	if (!call_some(50))
+		atomic_fetch_add(&wrong, 1);
+	atomic_fetch_add(&handled, 1);
+}
+
+static void *interrupter(void *arg)
+{
+	(void)arg;
+	while (!atomic_load(&stop)) {
+		pthread_kill(patcher, SIGUSR1);
+		usleep(100);
+	}
+	return NULL;
+}
+
+static void handler(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_RESTART };
+	pthread_t t;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	patcher = pthread_self();
+	start(&t, 1, interrupter);
+	toggle_for(1.0, 0);
+	finish(&t, 1);
+	CHECK(handled > 0, "the handler never ran");
+}
+
+/* ---- segv ---- */
+
+static _Atomic unsigned long segvs;
+
+static void on_segv(int sig)
+{
+	(void)sig;
+	atomic_fetch_add(&segvs, 1);
+}
+
+static void segv(void)
+{
+	struct sigaction sa = { .sa_handler = on_segv, .sa_flags = SA_NODEFER };
+	pthread_t t[4];
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGSEGV, &sa, NULL);
+	start(t, 4, runner);
+	toggle_for(1.0, 0);
+	finish(t, 4);
+	CHECK(segvs == 0, "the program's SIGSEGV handler saw %lu faults", segvs);
+}
+
+/* ---- mdwe ---- */
+
+static void mdwe(const char *expect)
+{
+	static unsigned char before[NFUNCS][16];
+	bool works = strcmp(expect, "works") == 0;
+	int err, changed = 0;
+
+	for (int i = 0; i < NFUNCS; i++) {
+		struct pfe_info info;
+
+		pfe_func_info(fs[i], &info);
+		memcpy(before[i], info.patch_at, 16);
+	}
+	if (prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0L, 0L, 0L) != 0) {
+		printf("unsupported: prctl(PR_SET_MDWE): %s\n", strerror(errno));
+		exit(0);
+	}
+	err = toggle(true);
+	CHECK(err == (works ? 0 : PFE_EPROT), "enable under PR_SET_MDWE: %s", pfe_strerror(err));
+	hits = 0;
+	CHECK(call_some(NFUNCS), "wrong results");
+	CHECK(hits == (works ? NFUNCS : 0), "%lu handler calls", hits);
+	if (works)
+		CHECK(toggle(false) == 0, "disable under PR_SET_MDWE");
+	for (int i = 0; i < NFUNCS; i++) {
+		struct pfe_info info;
+
+		pfe_func_info(fs[i], &info);
+		changed += memcmp(before[i], info.patch_at, 16) != 0;
+	}
+	CHECK(changed == 0, "%d functions' bytes changed", changed);
+}
+
+/* ---- sigtrap ---- */
+
+static _Atomic int traps;
+static _Atomic int trap_code;
+
+static void on_trap(int sig, siginfo_t *si, void *uc)
+{
+	(void)sig, (void)uc;
+	atomic_fetch_add(&traps, 1);
+	trap_code = si->si_code;
+}
+
+static void own_handler(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTRAP, &sa, NULL);
+}
+
+/* SIGTRAPs the program makes: each must reach on_trap once. */
+static void foreign_traps(const char *when)
+{
+	volatile int after = 0;
+
+	traps = 0;
+	raise(SIGTRAP);
+	CHECK(traps == 1 && trap_code == SI_TKILL, "%s: raise: %d calls, si_code %d", when, traps, trap_code);
+	kill(getpid(), SIGTRAP);
+	CHECK(traps == 2 && trap_code == SI_USER, "%s: kill: %d calls, si_code %d", when, traps, trap_code);
+#if X86
+	__asm__ volatile("int3");
+	after = 1;
+	CHECK(traps == 3 && trap_code == SI_KERNEL && after, "%s: int3: %d calls, si_code %d", when, traps, trap_code);
+	/* int $3: the same trap, the byte before the pc not an int3. */
+	after = 0;
+	__asm__ volatile(".byte 0xcd, 0x03");	/* int $3 (gas would emit int3) */
+	after = 1;
+	CHECK(traps == 4 && trap_code == SI_KERNEL && after, "%s: int $3: %d calls, si_code %d", when, traps, trap_code);
+#endif
+	(void)after;
+}
+
+static void sigtrap(void)
+{
+	pthread_t t[2];
+
+	own_handler();
+	CHECK(pfe_init() == 0, "pfe_init");
+	setup();
+	foreign_traps("handler before pfe_init");
+	own_handler();
+	start(t, 2, runner);
+	toggle_for(0.5, 0);
+	finish(t, 2);
+	foreign_traps("handler after pfe_init");
+}
+
+/* ---- fork ---- */
+
+/* The child: patch one function, run it. */
+static int child(void)
+{
+	int err;
+
+	alarm(10);
+	hits = 0;
+	err = pfe_enable(fs[0]);
+	call_some(1);
+	if (err || hits != 1)
+		return printf("FAIL: child: enable: %s, %lu calls\n", pfe_strerror(err), hits), 1;
+	err = pfe_disable(fs[0]);
+	call_some(1);
+	if (err || hits != 1)
+		return printf("FAIL: child: disable: %s, %lu calls\n", pfe_strerror(err), hits), 1;
+	return 0;
+}
+
+/* Wait for PID at most 5 s; kill it after that. */
+static bool reaped_in_time(pid_t pid)
+{
+	int status;
+
+	for (int i = 0; i < 500; i++) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	printf("FAIL: a child hung\n");
+	return false;
+}
+
+static _Atomic int children_failed;
+
+static void *forker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 10 && !children_failed; i++) {
+		pid_t pid;
+
+		usleep(20000);
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0)
+			_exit(child());
+		if (pid < 0 || !reaped_in_time(pid))
+			atomic_fetch_add(&children_failed, 1);
+	}
+	atomic_store(&stop, 1);
+	return NULL;
+}
+
+static void forking(void)
+{
+	pthread_t t;
+
+	pthread_create(&t, NULL, forker, NULL);
+	while (!atomic_load(&stop))
+		toggle_for(0.01, 0);
+	pthread_join(t, NULL);
+	CHECK(children_failed == 0, "%d children failed", children_failed);
+}
+
+/* ---- flush ---- */
+
+static void flush(void)
+{
+	struct pfe_stats a, b;
+
+	for (int on = 1; on >= 0; on--) {
+		pfe_get_stats(&a);
+		CHECK(toggle(on) == 0, "toggle %d", on);
+		pfe_get_stats(&b);
+		printf("%s: %llu batches, %llu cache flushes\n", on ? "enable" : "disable",
+		       (unsigned long long)(b.batches - a.batches),
+		       (unsigned long long)(b.icache_flushes - a.icache_flushes));
+#if defined(__riscv)
+		/* A slot phase (none here: no ops slots) and the one of the
+		 * instructions. */
+		CHECK(b.icache_flushes - a.icache_flushes <= 2, "more than one flush a phase");
+#endif
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : "";
+
+	alarm(60);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (strcmp(mode, "sigtrap") == 0) {
+		sigtrap();
+		goto done;
+	}
+	setup();
+	if (strcmp(mode, "sigblock") == 0)
+		blocked_thread();
+	else if (strcmp(mode, "handler") == 0)
+		handler();
+	else if (strcmp(mode, "segv") == 0)
+		segv();
+	else if (strcmp(mode, "mdwe") == 0)
+		mdwe(argc > 2 ? argv[2] : "works");
+	else if (strcmp(mode, "fork") == 0)
+		forking();
+	else if (strcmp(mode, "flush") == 0)
+		flush();
+	else
+		CHECK(0, "unknown mode '%s'", mode);
+done:
+	if (failures)
+		return 1;
+	printf("ok %s\n", mode);
+	return 0;
+}
