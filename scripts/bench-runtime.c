@@ -1,28 +1,42 @@
-/* bench-runtime.c: the program scripts/bench-runtime.sh builds several
- * ways (plain, pfe with libpfe, Clang's -fxray-instrument) to measure the
- * run-time library against LLVM XRay on the same source:
+/* bench-runtime.c: the program scripts/bench-runtime.sh builds five ways
+ * (gcc plain, gcc with pfe and libpfe, clang plain, clang -fxray-instrument
+ * with both sleds, and with the function-entry bundle alone) to measure
+ * the run-time library against LLVM XRay doing the same work:
  *
- *   bench-runtime calls off|on     ns per call of a small function, the
- *                                  handler off (the NOP forms / XRay sleds)
- *                                  or on (an empty handler)
- *   bench-runtime patch            ms to patch and to unpatch every
- *                                  function (linked with the ten
- *                                  -DBENCH_PART=K objects: 100000),
- *                                  twice (the first takes page
- *                                  faults the second does not)
- *   bench-runtime spread off|on    ns per call when the calls go to the
- *                                  100000 functions in a shuffled order,
- *                                  every handler off or on (an empty one),
- *                                  as a tracer of a large program sees them
+ *   bench-runtime calls off|entry|both   ns per call of one small function
+ *                                        called over and over (all in the
+ *                                        caches)
+ *   bench-runtime spread off|entry|both  ns per call when the calls go to
+ *                                        100000 functions in a shuffled
+ *                                        order (what a tracer of a large
+ *                                        program meets)
+ *   bench-runtime patch entry|both       ms to patch and to unpatch every
+ *                                        function, twice (the first time
+ *                                        takes page faults the second
+ *                                        does not)
  *
- * Built with -DBENCH_PFE (links libpfe) or -DBENCH_XRAY (Clang's XRay
- * runtime), or neither (no instrumentation: only "calls off").  Prints
- * "RESULT value"; exit 1 with a message if patching fails.
- * Debugging: PFE_DEBUG=list with a pfe build shows each entry's layout.
+ * off: no handler (the disabled cost: pfe's NOP, XRay's sleds, or nothing
+ * in a plain build); entry: a handler on entry only (pfe: an entry
+ * handler; XRay: built with -fxray-instrumentation-bundle=function-entry,
+ * so it has no exit sleds); both: the same handler on entry and on exit
+ * (pfe: entry and exit handlers; XRay: both sleds).  The handler's work is
+ * the same on both sides: one increment of a per-thread counter.  After
+ * measuring, the counter must equal the calls made times the events per
+ * call (a few more for the program's own functions XRay patches too):
+ * a build paired with the wrong mode, or a handler that never ran, fails
+ * instead of giving a figure.
+ *
+ * Built with -DBENCH_PFE (links libpfe), -DBENCH_XRAY (C++, Clang's XRay
+ * runtime) or neither (plain: "off" only), and linked with the ten
+ * -DBENCH_PART=K objects.  Prints "KEY value" lines; exit 1 with a message
+ * when a handler cannot be enabled, patching fails or the count is wrong.
+ * Debugging: PFE_DEBUG=list with a pfe build shows each entry's layout;
+ * "perf record ./pfe spread both" shows where a call's time goes.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +53,8 @@
 /* -DBENCH_PART=K (1 to 10): this file is only 10000 functions,
  * bench_fK0000 to bench_fK9999; ten of them make the 100000-function
  * program (one unit of 100000 would take gas minutes: each function's
- * record is a section of its own).  The main unit built with -DBENCH_MANY
- * has their table.  X10000(G, K) is G(n) for those 10000 n. */
+ * record is a section of its own).  The main unit has their table.
+ * X10000(G, K) is G(n) for those 10000 n. */
 #define X10(G, n) G(n##0) G(n##1) G(n##2) G(n##3) G(n##4) G(n##5) G(n##6) G(n##7) G(n##8) G(n##9)
 #define X100(G, n) X10(G, n##0) X10(G, n##1) X10(G, n##2) X10(G, n##3) X10(G, n##4) \
 	X10(G, n##5) X10(G, n##6) X10(G, n##7) X10(G, n##8) X10(G, n##9)
@@ -59,13 +73,30 @@
 #define PART(k) X10000(DEFINE, k)
 PART(BENCH_PART)
 #else
+X_ALL(DECLARE)
+static int (*const many[NMANY])(int) = { X_ALL(ADDRESS) };
+
+/* Rounds of each measurement in one run (the script takes the best of
+ * its runs, which take turns with the other side's); calls per round of
+ * the one-function loop; passes over the 100000 per round. */
+#define ROUNDS 3
+#define LEAF_CALLS 5000000
+#define SPREAD_PASSES 5
+/* Calls of the program's own instrumented functions (now, the loops)
+ * that XRay's __xray_patch and pfe_attach_all hook besides the measured
+ * ones: the most the counter may exceed the measured calls by. */
+#define OWN_EVENTS 1000
+
 NOINLINE int bench_leaf(int x)
 {
 	return x * 3 + 1;
 }
 
-
 static int (*volatile leaf)(int) = bench_leaf;
+
+/* The handler's work, the same on both sides: one increment of a
+ * per-thread counter (what a per-thread event buffer's cursor costs). */
+static __thread unsigned long events;
 
 static double now(void)
 {
@@ -75,66 +106,139 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Handlers per call of MODE: 0 (off), 1 (entry), 2 (both); -1 unknown. */
+static int events_per_call(const char *mode)
+{
+	if (strcmp(mode, "off") == 0)
+		return 0;
+	if (strcmp(mode, "entry") == 0)
+		return 1;
+	if (strcmp(mode, "both") == 0)
+		return 2;
+	return -1;
+}
+
 #if defined(BENCH_PFE)
-static void empty(struct pfe_call *c)
+/* Not instrumented itself (pfe_attach_all would hook it: a recursion
+ * skip on every call). */
+__attribute__((no_instrument_function)) static void count_event(struct pfe_call *c)
 {
 	(void)c;
+	events++;
 }
 
-static int handler_on(void)
+/* PER handlers (1 or 2) on bench_leaf, or on every function if ALL. */
+static int handlers_on(int per, int all)
 {
-	struct pfe_func *f = pfe_find_addr((void *)bench_leaf);
+	pfe_exit_handler exit_handler = per == 2 ? count_event : NULL;
+	struct pfe_func *f;
 
-	if (!f || pfe_attach(f, empty, NULL, NULL) != 0 || pfe_enable(f) != 0)
-		return 1;
-	return 0;
+	if (all)
+		return pfe_attach_all(count_event, exit_handler, NULL, NULL) != 0 || pfe_enable_all() != 0;
+	f = pfe_find_addr((void *)bench_leaf);
+	return !f || pfe_attach(f, count_event, exit_handler, NULL) != 0 || pfe_enable(f) != 0;
+}
+
+static int patch_on(void)
+{
+	return pfe_enable_all() != 0;
+}
+
+static int patch_off(void)
+{
+	return pfe_disable_all() != 0;
+}
+
+/* Attach without enabling; how many functions. */
+static size_t patch_prepare(int per)
+{
+	size_t n;
+
+	return pfe_attach_all(count_event, per == 2 ? count_event : NULL, NULL, &n) == 0 ? n : 0;
 }
 #elif defined(BENCH_XRAY)
-/* Not instrumented itself: XRay has no recursion guard. */
-__attribute__((xray_never_instrument)) static void empty(int32_t id, XRayEntryType type)
+/* Not instrumented itself: XRay has no recursion guard.  Called for
+ * every sled the build has: entry only with the function-entry bundle. */
+__attribute__((xray_never_instrument)) static void count_event(int32_t id, XRayEntryType type)
 {
 	(void)id, (void)type;
+	events++;
 }
 
-static int handler_on(void)
+/* XRay patches every function, on entry or on both by how it was built:
+ * PER and ALL are the script's pairing, checked by the count. */
+static int handlers_on(int per, int all)
 {
-	__xray_set_handler(empty);
-	return __xray_patch() == XRayPatchingStatus::SUCCESS ? 0 : 1;
+	(void)per, (void)all;
+	__xray_set_handler(count_event);
+	return __xray_patch() != XRayPatchingStatus::SUCCESS;
+}
+
+static int patch_on(void)
+{
+	return __xray_patch() != XRayPatchingStatus::SUCCESS;
+}
+
+static int patch_off(void)
+{
+	return __xray_unpatch() != XRayPatchingStatus::SUCCESS;
+}
+
+static size_t patch_prepare(int per)
+{
+	(void)per;
+	__xray_set_handler(count_event);
+	return __xray_max_function_id();
 }
 #else
-static int handler_on(void)
+static int handlers_on(int per, int all)
+{
+	(void)per, (void)all;
+	return 1;
+}
+
+static int patch_on(void)
 {
 	return 1;
 }
+
+static int patch_off(void)
+{
+	return 1;
+}
+
+static size_t patch_prepare(int per)
+{
+	(void)per;
+	return 0;
+}
 #endif
 
-/* The fastest of 7 rounds of 5M calls, in ns per call. */
-static double per_call(void)
+/* The fastest of ROUNDS rounds of LEAF_CALLS calls, in ns per call;
+ * *CALLS gets the calls made. */
+static double per_call(unsigned long *calls)
 {
 	double best = 1e9;
 
-	for (int round = 0; round < 7; round++) {
+	for (int round = 0; round < ROUNDS; round++) {
 		double t = now();
 		int s = 0;
 
-		for (int i = 0; i < 5000000; i++)
+		for (int i = 0; i < LEAF_CALLS; i++)
 			s += leaf(i);
 		t = now() - t;
 		if (s == 42)
 			puts("");
-		if (t / 5e6 * 1e9 < best)
-			best = t / 5e6 * 1e9;
+		if (t / LEAF_CALLS * 1e9 < best)
+			best = t / LEAF_CALLS * 1e9;
 	}
+	*calls = (unsigned long)ROUNDS * LEAF_CALLS;
 	return best;
 }
 
-#ifdef BENCH_MANY
-X_ALL(DECLARE)
-static int (*const many[NMANY])(int) = { X_ALL(ADDRESS) };
-
 /* Ns per call of the 100000 functions called in a shuffled order (the
- * same every run), the fastest of 7 rounds of 5 passes. */
-static double per_call_spread(void)
+ * same every run), the fastest of ROUNDS rounds of SPREAD_PASSES passes. */
+static double per_call_spread(unsigned long *calls)
 {
 	static unsigned order[NMANY];
 	unsigned seed = 12345;
@@ -149,142 +253,86 @@ static double per_call_spread(void)
 		j = (seed >> 8) % (i + 1);
 		t = order[i], order[i] = order[j], order[j] = t;
 	}
-	for (int round = 0; round < 7; round++) {
+	for (int round = 0; round < ROUNDS; round++) {
 		double t = now();
 		int s = 0;
 
-		for (int pass = 0; pass < 5; pass++)
+		for (int pass = 0; pass < SPREAD_PASSES; pass++)
 			for (unsigned i = 0; i < NMANY; i++)
 				s += many[order[i]](i);
 		t = now() - t;
 		if (s == 42)
 			puts("");
-		if (t / (5.0 * NMANY) * 1e9 < best)
-			best = t / (5.0 * NMANY) * 1e9;
+		if (t / (SPREAD_PASSES * (double)NMANY) * 1e9 < best)
+			best = t / (SPREAD_PASSES * (double)NMANY) * 1e9;
 	}
+	*calls = (unsigned long)ROUNDS * SPREAD_PASSES * NMANY;
 	return best;
 }
 
-/* Every function patched, with the empty handler. */
-static int all_on(void)
-{
-#if defined(BENCH_PFE)
-	size_t n;
-
-	if (pfe_attach_all(empty, NULL, NULL, &n) != 0)
-		return 1;
-	return pfe_enable_all() != 0;
-#elif defined(BENCH_XRAY)
-	__xray_set_handler(empty);
-	return __xray_patch() != XRayPatchingStatus::SUCCESS;
-#else
-	return 1;
-#endif
-}
-#endif
-
-/* Enable and disable every function; 0, or 1 if one failed. */
-#if defined(BENCH_PFE)
-static size_t patch_prepare(void)
-{
-	size_t n;
-
-	return pfe_attach_all(empty, NULL, NULL, &n) == 0 ? n : 0;
-}
-
-static int patch_on(void)
-{
-	return pfe_enable_all() != 0;
-}
-
-static int patch_off(void)
-{
-	return pfe_disable_all() != 0;
-}
-#elif defined(BENCH_XRAY)
-static size_t patch_prepare(void)
-{
-	__xray_set_handler(empty);
-	return __xray_max_function_id();
-}
-
-static int patch_on(void)
-{
-	return __xray_patch() != XRayPatchingStatus::SUCCESS;
-}
-
-static int patch_off(void)
-{
-	return __xray_unpatch() != XRayPatchingStatus::SUCCESS;
-}
-#else
-static size_t patch_prepare(void)
-{
-	return 0;
-}
-
-static int patch_on(void)
-{
-	return 1;
-}
-
-static int patch_off(void)
-{
-	return 1;
-}
-#endif
-
 /* Twice: the first patch takes page faults the second does not (the
  * code pages' first writes, the library's fresh buffers). */
-static int patch_times(void)
+static int patch_times(int per)
 {
-	size_t n = patch_prepare();
+	size_t n = patch_prepare(per);
 
+	if (!n)
+		return 1;
+	printf("functions %zu\n", n);
 	for (int round = 0; round < 2; round++) {
 		double t0 = now(), t1, t2;
 
-		if (!n || patch_on() != 0)
+		if (patch_on() != 0)
 			return 1;
 		t1 = now();
 		if (patch_off() != 0)
 			return 1;
 		t2 = now();
-		if (round == 0)
-			printf("functions %zu\n", n);
 		printf("%spatch_ms %.3f\n%sunpatch_ms %.3f\n", round ? "re" : "", (t1 - t0) * 1e3,
 		       round ? "re" : "", (t2 - t1) * 1e3);
 	}
 	return 0;
 }
 
-/* "calls MODE" and "spread MODE": ON enables the handler(s) on WHAT when
- * MODE is "on"; PER measures. */
-static int measure(const char *mode, int (*on)(void), const char *what, double (*per)(void))
+/* "calls MODE" and "spread MODE": the handlers of MODE on bench_leaf (or
+ * on every function if ALL), then PER measures; the counter checked. */
+static int measure(const char *mode, int all, double (*per)(unsigned long *))
 {
-	if (strcmp(mode, "on") == 0 && on() != 0) {
-		fprintf(stderr, "bench-runtime: main: cannot enable a handler on %s\n", what);
+	int per_mode = events_per_call(mode);
+	unsigned long calls, want;
+	double ns;
+
+	if (per_mode > 0 && handlers_on(per_mode, all) != 0) {
+		fprintf(stderr, "bench-runtime: measure: cannot enable the %s handlers\n", mode);
 		return 1;
 	}
-	printf("ns_per_call %.3f\n", per());
+	ns = per(&calls);
+	want = calls * (unsigned long)per_mode;
+	if (events < want || events > want + (per_mode ? OWN_EVENTS : 0)) {
+		fprintf(stderr, "bench-runtime: measure: %s: %lu handler calls for %lu calls (wrong build for the mode?)\n",
+			mode, events, calls);
+		return 1;
+	}
+	printf("ns_per_call %.3f\n", ns);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc == 3 && strcmp(argv[1], "calls") == 0)
-		return measure(argv[2], handler_on, "bench_leaf", per_call);
-#ifdef BENCH_MANY
-	if (argc == 3 && strcmp(argv[1], "spread") == 0)
-		return measure(argv[2], all_on, "every function", per_call_spread);
-#endif
-	if (argc == 2 && strcmp(argv[1], "patch") == 0) {
-		if (patch_times() != 0) {
+	int per_mode = argc == 3 ? events_per_call(argv[2]) : -1;
+
+	if (per_mode >= 0 && strcmp(argv[1], "calls") == 0)
+		return measure(argv[2], 0, per_call);
+	if (per_mode >= 0 && strcmp(argv[1], "spread") == 0)
+		return measure(argv[2], 1, per_call_spread);
+	if (per_mode > 0 && strcmp(argv[1], "patch") == 0) {
+		if (patch_times(per_mode) != 0) {
 			fprintf(stderr, "bench-runtime: patch_times: patching failed\n");
 			return 1;
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: bench-runtime calls off|on, bench-runtime patch, bench-runtime spread off|on\n");
+	fprintf(stderr, "usage: bench-runtime calls|spread off|entry|both, bench-runtime patch entry|both\n");
 	return 2;
 }
 #endif /* BENCH_PART */

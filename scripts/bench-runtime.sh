@@ -1,96 +1,196 @@
 #!/bin/sh
 # bench-runtime.sh CC PLUGIN RTDIR: the run-time library against LLVM XRay
-# (make bench), on the same C source (scripts/bench-runtime.c), side by
-# side in one run:
-#   disabled   ns per call: no instrumentation, pfe's NOP forms (fentry-nop
-#              with the ops slot; entry=5 NOPs), XRay's sleds (Clang 16)
-#   enabled    ns per call with an empty handler: pfe ops-slot dispatch,
-#              pfe lookup dispatch, XRay; once calling one function of a
-#              small program over and over (all in the caches), once
-#              calling the 100000 functions of a large one in a shuffled
-#              order (what a tracer of a large program meets); lookup is
-#              the same program with PFE_DEBUG=lookup (the slots unused)
-#   patch      ms to patch and unpatch 100000 functions: pfe, XRay; twice
-#              (the first patch takes page faults the second does not)
-#   soak       the 8-thread soak of pfe.runtime for 10 s (make check runs 1 s)
-# with the ratios.  The fastest of 7 rounds of each; noisy on a busy machine.
+# doing the same work (make bench).  One source, scripts/bench-runtime.c:
+# a program of 100000 small functions (and one leaf called in a loop),
+# built five ways at -O2: CC plain; CC with pfe (fentry-nop + ops-slot)
+# and libpfe; clang-16 plain; clang-16 -fxray-instrument (entry and exit
+# sleds); clang-16 -fxray-instrument -fxray-instrumentation-bundle=
+# function-entry (entry sleds only).  The handler's work is the same on
+# both sides (a per-thread counter incremented), and each program checks
+# that it ran once per event.  Rows, pfe against XRay:
+#   disabled, one function / 100000 functions: ns per call of the
+#       instrumented program, nothing enabled, over the same program built
+#       plain by the same compiler (100000 functions called in a shuffled
+#       order: the i-cache and iTLB footprint of the NOPs and sleds)
+#   entry only: pfe entry handler / XRay function-entry bundle
+#   entry+exit: pfe entry and exit handlers / XRay both sleds, the handler
+#       called on exit too; each on one function called over and over and
+#       on the 100000 functions called in a shuffled order
+#   pfe by lookup (PFE_DEBUG=lookup: the ops slots unused), entry only
+#   patch / unpatch all 100000, first time and again: pfe_enable_all /
+#       pfe_disable_all against __xray_patch / __xray_unpatch, each with its
+#       own protections (pfe keeps its scheme; XRay makes the pages RWX)
+# ROUNDS (default 7) runs of every program, the two sides taking turns so
+# that both meet the same machine; each run takes the fastest of 3 rounds
+# of its own.  A row prints each side's best (and worst) run, the ratio of
+# the bests and the range of the ratio run by run (its noise).  The table
+# is markdown, to paste into runtime/README.md as it is.  Then the 8-thread
+# soak of pfe.runtime for 10 s (make check runs 1 s).
 # RTDIR holds libpfe.so (make runtime).  Exit status non-zero when a build
-# or a run fails (it says which).  Debug: the programs stay in
-# build/bench-runtime; run one with "calls on" or "patch".
+# or a run fails (it says which).  Debug: the programs and each run's
+# figures (res/*) stay in build/bench-runtime; run one by hand, e.g.
+# "./pfe spread both" or "perf record ./xray spread both".
 set -eu
 cc=$1 plugin=$2 rt=$3
+rounds=${ROUNDS:-7}
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 out=$top/build/bench-runtime
-mkdir -p "$out"
+rm -rf "$out"
+mkdir -p "$out/res"
 cd "$out"
 src=$top/scripts/bench-runtime.c
-pfe="-fplugin=$plugin -fplugin-arg-pfe-fentry -fplugin-arg-pfe-fentry-nop"
-lib="-DBENCH_PFE -I$top/runtime $rt/libpfe.so -Wl,-rpath,$rt"
-xray="-x c++ -fxray-instrument -fxray-instruction-threshold=1 -DBENCH_XRAY"
+start=$(date +%s)
 
+# The five builds: NAME and its compiler command (the main unit's extra
+# arguments follow the parts').
+gplain="$cc -O2"
+pfe="$cc -O2 -fplugin=$plugin -fplugin-arg-pfe-fentry -fplugin-arg-pfe-fentry-nop -fplugin-arg-pfe-ops-slot"
+cplain="clang-16 -O2"
+xray="clang++-16 -O2 -x c++ -fxray-instrument -fxray-instruction-threshold=1"
+xray_entry="$xray -fxray-instrumentation-bundle=function-entry"
+lib="-DBENCH_PFE -I$top/runtime $rt/libpfe.so -Wl,-rpath,$rt"
+
+fail() {
+	echo "bench-runtime: $1 failed:"
+	cat "$2"
+	exit 1
+}
+# part NAME K CC...: unit K of NAME's 100000 functions.
+part() {
+	name=$1 k=$2
+	shift 2
+	"$@" -c -DBENCH_PART=$k "$src" -o $name-$k.o 2> $name-$k.log && return
+	echo "bench-runtime: building $name-$k.o failed:"
+	cat $name-$k.log
+	return 1
+}
+# build NAME CC... -- MAIN-ARGS...: the ten units two at a time (the
+# machine's cores), then the main unit linked with them.
 build() {
 	name=$1
 	shift
-	"$@" -o "$name" 2> "$name.log" || { echo "bench-runtime: building $name failed:"; cat "$name.log"; exit 1; }
-}
-echo "bench-runtime: building (the 100000-function programs take a while)"
-build plain $cc -O2 "$src"
-build pfe-slot $cc -O2 $pfe -fplugin-arg-pfe-ops-slot "$src" $lib
-build pfe-lookup $cc -O2 $pfe "$src" $lib
-build pfe-nops $cc -O2 -fplugin=$plugin -fplugin-arg-pfe-entry=5 "$src" $lib
-build clang-plain clang-16 -O2 "$src"
-build xray clang++-16 -O2 $xray "$src"
-# The 100000 functions: ten units of 10000.
-parts() {
-	name=$1
-	shift
-	for k in 1 2 3 4 5 6 7 8 9 10; do
-		"$@" -c -DBENCH_PART=$k -o $name-$k.o 2> $name-$k.log ||
-			{ echo "bench-runtime: building $name-$k.o failed:"; cat $name-$k.log; exit 1; }
+	cmd=
+	while [ "$1" != -- ]; do
+		cmd="$cmd $1"
+		shift
 	done
+	shift
+	for k in 1 3 5 7 9; do
+		part $name $k $cmd &
+		p=$!
+		part $name $((k + 1)) $cmd || { wait $p || :; exit 1; }
+		wait $p || exit 1
+	done
+	$cmd "$src" "$@" -x none $name-*.o -o $name 2> $name.log || fail "building $name" $name.log
 }
-parts pfe-part $cc -O1 $pfe -fplugin-arg-pfe-ops-slot "$src"
-parts xray-part clang++-16 -O1 $xray "$src"
-build pfe-many $cc -O1 $pfe -fplugin-arg-pfe-ops-slot -DBENCH_MANY "$src" pfe-part-*.o $lib
-build xray-many clang++-16 -O1 $xray -DBENCH_MANY "$src" -x none xray-part-*.o
-build soak $cc -O2 $pfe -I$top/runtime "$top/testsuite/pfe.runtime/rt-soak.c" $rt/libpfe.so -Wl,-rpath,$rt -lpthread
+echo "bench-runtime: building five programs of 100000 functions (a few minutes)"
+build gplain $gplain --
+build pfe $pfe -- $lib
+build cplain $cplain --
+build xray $xray -- -DBENCH_XRAY
+build xray-entry $xray_entry -- -DBENCH_XRAY
+$cc -O2 -fplugin=$plugin -fplugin-arg-pfe-fentry -fplugin-arg-pfe-fentry-nop -I$top/runtime \
+	"$top/testsuite/pfe.runtime/rt-soak.c" $rt/libpfe.so -Wl,-rpath,$rt -lpthread -o soak 2> soak.log ||
+	fail "building soak" soak.log
+built=$(date +%s)
 
-# value KEY PROGRAM ARGS...: the number after KEY in PROGRAM's output.
-value() {
+# run KEY PROGRAM ARGS...: append each "NAME value" PROGRAM prints to
+# res/KEY.NAME.
+run() {
 	key=$1
 	shift
-	r=$("$@" 2>&1) || { echo "bench-runtime: $* failed: $r" >&2; exit 1; }
-	echo "$r" | awk -v k="$key" '$1 == k { print $2 }'
+	"$@" > run.out 2>&1 || fail "$*" run.out
+	awk -v k="res/$key." '{ print $2 >> (k $1) }' run.out
 }
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", (b > 0 ? a / b : 0) }'
+echo "bench-runtime: $rounds rounds, pfe and XRay taking turns"
+for r in $(seq "$rounds"); do
+	for m in calls spread; do
+		run $m-off-gplain ./gplain $m off
+		run $m-off-pfe ./pfe $m off
+		run $m-off-cplain ./cplain $m off
+		run $m-off-xray ./xray $m off
+		run $m-entry-pfe ./pfe $m entry
+		run $m-entry-xray ./xray-entry $m entry
+		run $m-both-pfe ./pfe $m both
+		run $m-both-xray ./xray $m both
+	done
+	run spread-entry-lookup env PFE_DEBUG=lookup ./pfe spread entry
+	run patch-entry-pfe ./pfe patch entry
+	run patch-entry-xray ./xray-entry patch entry
+	run patch-both-pfe ./pfe patch both
+	run patch-both-xray ./xray patch both
+done
+
+# row LABEL PFE XRAY: a table row of res/PFE against res/XRAY, a figure a
+# line, one line a run: each side's best (and worst), the ratio of the
+# bests, the range of the ratio run by run.
+row() {
+	paste "res/$2" "res/$3" | awk -v label="$1" '
+		NR == 1 || $1 < bp { bp = $1 }
+		NR == 1 || $1 > wp { wp = $1 }
+		NR == 1 || $2 < bx { bx = $2 }
+		NR == 1 || $2 > wx { wx = $2 }
+		{ r = $1 / $2 }
+		NR == 1 || r < lo { lo = r }
+		NR == 1 || r > hi { hi = r }
+		END { printf "| %s | %.2f (%.2f) | %.2f (%.2f) | %.2fx | %.2fx-%.2fx |\n",
+			label, bp, wp, bx, wx, bp / bx, lo, hi }'
 }
-plain=$(value ns_per_call ./plain calls off)
-slot_off=$(value ns_per_call ./pfe-slot calls off)
-nops_off=$(value ns_per_call ./pfe-nops calls off)
-cplain=$(value ns_per_call ./clang-plain calls off)
-xray_off=$(value ns_per_call ./xray calls off)
-slot_on=$(value ns_per_call ./pfe-slot calls on)
-lookup_on=$(value ns_per_call ./pfe-lookup calls on)
-xray_on=$(value ns_per_call ./xray calls on)
-echo "bench-runtime: ns per call (fastest of 7 x 5M calls)"
-echo "  disabled: $cc plain $plain; pfe fentry-nop+slot $slot_off ($(ratio "$slot_off" "$plain")); pfe entry=5 $nops_off ($(ratio "$nops_off" "$plain"))"
-echo "            clang-16 plain $cplain; XRay sleds $xray_off ($(ratio "$xray_off" "$cplain"))"
-echo "  enabled, empty handler: pfe ops slot $slot_on, pfe lookup $lookup_on, XRay $xray_on"
-echo "            ops slot / XRay $(ratio "$slot_on" "$xray_on"); lookup / ops slot $(ratio "$lookup_on" "$slot_on")"
-spread_off=$(value ns_per_call ./pfe-many spread off)
-spread_slot=$(value ns_per_call ./pfe-many spread on)
-spread_lookup=$(value ns_per_call env PFE_DEBUG=lookup ./pfe-many spread on)
-xspread_off=$(value ns_per_call ./xray-many spread off)
-xspread_on=$(value ns_per_call ./xray-many spread on)
-echo "bench-runtime: ns per call, 100000 functions called in a shuffled order (fastest of 7 x 5 x 100000)"
-echo "  disabled: pfe fentry-nop+slot $spread_off; XRay sleds $xspread_off"
-echo "  enabled, empty handler: pfe ops slot $spread_slot, pfe lookup $spread_lookup, XRay $xspread_on"
-echo "            ops slot / XRay $(ratio "$spread_slot" "$xspread_on"); lookup / ops slot $(ratio "$spread_lookup" "$spread_slot")"
-pm=$(./pfe-many patch) || { echo "bench-runtime: pfe-many patch failed: $pm"; exit 1; }
-xm=$(./xray-many patch) || { echo "bench-runtime: xray-many patch failed: $xm"; exit 1; }
-echo "bench-runtime: patching every function"
-echo "  pfe:  $(echo "$pm" | awk '{ printf "%s %s  ", $1, $2 }')"
-echo "  XRay: $(echo "$xm" | awk '{ printf "%s %s  ", $1, $2 }')"
+# disabled LABEL M: the instrumented programs over the plain ones (M:
+# calls or spread): each side's best instrumented / best plain, and the
+# ratio of those two overheads, best and run by run.
+disabled() {
+	paste res/$2-off-pfe.ns_per_call res/$2-off-gplain.ns_per_call \
+		res/$2-off-xray.ns_per_call res/$2-off-cplain.ns_per_call | awk -v label="$1" '
+		NR == 1 || $1 < bp { bp = $1 }
+		NR == 1 || $2 < bg { bg = $2 }
+		NR == 1 || $3 < bx { bx = $3 }
+		NR == 1 || $4 < bc { bc = $4 }
+		{ r = ($1 / $2) / ($3 / $4) }
+		NR == 1 || r < lo { lo = r }
+		NR == 1 || r > hi { hi = r }
+		END { printf "| %s | %.2f / %.2f = %.2fx | %.2f / %.2f = %.2fx | %.2fx | %.2fx-%.2fx |\n",
+			label, bp, bg, bp / bg, bx, bc, bx / bc, (bp / bg) / (bx / bc), lo, hi }'
+}
+# label MODE, sleds MODE: what a row of MODE (entry or both) says.
+label() {
+	case $1 in
+	entry) echo "entry only" ;;
+	both) echo "entry+exit" ;;
+	esac
+}
+sleds() {
+	case $1 in
+	entry) echo 100000 ;;
+	both) echo 200000 ;;
+	esac
+}
+echo "bench-runtime: pfe ($cc, fentry-nop + ops-slot) against LLVM XRay (clang-16), $rounds runs each, -O2"
+echo
+echo "| row | pfe: best (worst) | XRay: best (worst) | pfe / XRay | run by run |"
+echo "|---|---|---|---|---|"
+disabled "disabled, one function: ns per call, instrumented / plain" calls
+disabled "disabled, 100000 functions: ns per call, instrumented / plain" spread
+for m in entry both; do
+	row "$(label $m), one function: ns per call" calls-$m-pfe.ns_per_call calls-$m-xray.ns_per_call
+	row "$(label $m), 100000 functions: ns per call" spread-$m-pfe.ns_per_call spread-$m-xray.ns_per_call
+done
+row "entry only, 100000 functions, pfe by lookup: ns per call" \
+	spread-entry-lookup.ns_per_call spread-entry-xray.ns_per_call
+for m in entry both; do
+	for p in patch unpatch repatch reunpatch; do
+		row "$(label $m) (XRay: $(sleds $m) sleds), $p 100000: ms" patch-$m-pfe.${p}_ms patch-$m-xray.${p}_ms
+	done
+done
+echo
+echo "Disabled rows: each side's instrumented program over the same program built"
+echo "plain by the same compiler; pfe / XRay is the ratio of those two overheads."
+echo "Other rows: pfe's time over XRay's.  Best: the fastest of $rounds runs (each the"
+echo "fastest of 3 rounds); run by run: the ratio in each run, the two sides taking turns."
+echo "Patch rows: repatch and reunpatch are the second time in the same process."
+echo
+measured=$(date +%s)
 echo "bench-runtime: soak, 8 threads x 1000 functions toggled for 10 s"
-./soak 10 | sed 's/^/  /'
+./soak 10 > soak.out 2>&1 || fail "soak" soak.out
+sed 's/^/  /' soak.out
+echo "bench-runtime: $(($(date +%s) - start)) s: building $((built - start)) s, measuring $((measured - built)) s"
