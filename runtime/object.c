@@ -228,13 +228,18 @@ static int by_entry(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The first position from AT, within LEN bytes of NOPs, where P fits
- * aligned; 0 if none. */
+/* The last position within the LEN bytes of NOPs at AT where P fits
+ * aligned, so that its call returns to the function's first instruction
+ * (an unwinder looks the function up there: GCC's native NOPs on aarch64
+ * and riscv64 lie outside its FDE); 0 if none. */
 static uintptr_t fit_patch(const struct pfe_enc_patch *p, uintptr_t at, size_t len)
 {
-	uintptr_t pos = (at + p->align - 1) & ~(uintptr_t)(p->align - 1);
+	uintptr_t pos;
 
-	return pos + p->len <= at + len ? pos : 0;
+	if (len < p->len)
+		return 0;
+	pos = (at + len - p->len) & ~(uintptr_t)(p->align - 1);
+	return pos >= at ? pos : 0;
 }
 
 /* The length of the fentry call sequence at C (the table's, its call's
