@@ -3,7 +3,7 @@
  * patched call's return address, in the function) and 8(%rsp) the
  * function's return address.  They save the argument registers as a
  * struct pfe_regs (runtime/pfe.h) and, beside it, vector registers 0-7
- * at the full width the CPU has (zmm, ymm: VEC_SAVE), call
+ * at the full width the CPU has (zmm, ymm: VEC_MOVES), call
  * pfe__dispatch(slot, key, regs), restore them (a handler may change the
  * pfe_regs ones: xmm0-7 are reloaded after the full width) and return into
  * the function.  pfe__tramp_slot passes what
@@ -25,46 +25,36 @@
  */
 	.text
 
-/* Vector registers 0..N-1 at OFF(%rsp) (64-aligned, 64 bytes each) at the
+/* Vector registers 0..N-1 saved to or restored from OFF(%rsp) (OP save or
+ * restore; 64-aligned, 64 bytes each) at the
  * width the CPU has (pfe__vec_width, from pfe__vec_init): zmm with
  * AVX-512, ymm with AVX; nothing more with SSE alone, whose xmm0-7 are in
  * pfe_regs.  Argument and return values live in no other part of the
  * extended state (the ABI lets a call clobber zmm16-31 and the mask
  * registers, and an entry has an empty x87 stack); an xsave of all of it
  * cost 170-180 ns a call on an AVX-512 machine, these moves a few. */
-.macro VEC_SAVE off n
+.macro VEC_MOVES op off n
 	cmpb	$1, pfe__vec_width(%rip)
 	jb	3f
 	je	1f
 	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
 	.if	\r < \n
+	.ifc	\op, save
 	vmovdqu64 %zmm\r, \off+64*\r(%rsp)
-	.endif
-	.endr
-	jmp	3f
-1:
-	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
-	.if	\r < \n
-	vmovdqu	%ymm\r, \off+64*\r(%rsp)
-	.endif
-	.endr
-3:
-.endm
-
-.macro VEC_RESTORE off n
-	cmpb	$1, pfe__vec_width(%rip)
-	jb	3f
-	je	1f
-	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
-	.if	\r < \n
+	.else
 	vmovdqu64 \off+64*\r(%rsp), %zmm\r
 	.endif
+	.endif
 	.endr
 	jmp	3f
 1:
 	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
 	.if	\r < \n
+	.ifc	\op, save
+	vmovdqu	%ymm\r, \off+64*\r(%rsp)
+	.else
 	vmovdqu	\off+64*\r(%rsp), %ymm\r
+	.endif
 	.endif
 	.endr
 3:
@@ -130,13 +120,13 @@
 	movaps	%xmm5, 160(%rsp)
 	movaps	%xmm6, 176(%rsp)
 	movaps	%xmm7, 192(%rsp)
-	VEC_SAVE 256, 8
+	VEC_MOVES save, 256, 8
 	mov	8(%rbp), %rsi
 	mov	%rsp, %rdx
 .endm
 
 .macro RESTORE
-	VEC_RESTORE 256, 8
+	VEC_MOVES restore, 256, 8
 	mov	0(%rsp), %rdi
 	mov	8(%rsp), %rsi
 	mov	16(%rsp), %rdx
@@ -184,7 +174,7 @@ pfe__tramp_lookup:
 
 /* A function with an exit handler returns here (dispatch.c put this in
  * place of its return address): save the return value registers as a
- * struct pfe_retregs, ymm/zmm0-1 (VEC_SAVE) and what the x87 stack holds
+ * struct pfe_retregs, ymm/zmm0-1 (VEC_MOVES) and what the x87 stack holds
  * (X87_SAVE: a long double return value; it leaves the stack empty for
  * the C code), and call
  * pfe__exit(retregs, the stack pointer at entry, the return address slot
@@ -216,14 +206,14 @@ pfe__tramp_return:
 	mov	%rdx, 8(%rsp)
 	movaps	%xmm0, 16(%rsp)
 	movaps	%xmm1, 32(%rsp)
-	VEC_SAVE 64, 2
+	VEC_MOVES save, 64, 2
 	X87_SAVE
 	mov	%rsp, %rdi
 	lea	16(%rbp), %rsi
 	lea	8(%rbp), %rdx
 	call	pfe__exit
 	X87_RESTORE
-	VEC_RESTORE 64, 2
+	VEC_MOVES restore, 64, 2
 	mov	0(%rsp), %rax
 	mov	8(%rsp), %rdx
 	movaps	16(%rsp), %xmm0
@@ -235,7 +225,7 @@ pfe__tramp_return:
 	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
 
-/* The width VEC_SAVE saves at, from CPUID: 2 (zmm) when the CPU has
+/* The width VEC_MOVES saves at, from CPUID: 2 (zmm) when the CPU has
  * AVX-512F (CPUID.7:EBX[16]) and the OS keeps its state (XCR0 bits 1, 2,
  * 5-7), 1 (ymm) with AVX (CPUID.1:ECX[28]) and XCR0 bits 1-2, else 0.
  * Run first of libpfe's constructors. */
