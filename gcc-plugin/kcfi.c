@@ -70,6 +70,13 @@ void pfe_kcfi_check_options(void)
 	if (!pfe_arch->put_kcfi_hash)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> is not supported "
 			  "for i386 (Clang has kCFI for %s only)", "x86_64");
+	/* The checks go in after "optimized", which an LTO compile never
+	 * reaches, and the link has only GIMPLE types, not the C ones the
+	 * hashes are of. */
+	if (flag_lto)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> does not go with "
+			  "%<-flto%> (the hashes are of C types, which the link "
+			  "no longer has): compile without %<-flto%>");
 	if (strncmp(lang_hooks.name, "GNU C", 5) || lang_hooks.name[5] == '+')
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> is for C, not %s "
 			  "(its types would hash as C types, unlike those of Clang)",
