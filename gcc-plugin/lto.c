@@ -50,13 +50,13 @@ static const char *link_symbol(void)
 	snprintf(entry, sizeof(entry), "%u,%u", pfe_opts.entry_size, pfe_opts.entry_pre);
 	if (pfe_opts.has_entry)
 		put_argument(&ob, "entry", entry);
-	if (strcmp(pfe_opts.section, PFE_DEFAULT_SECTION))
+	if (strcmp(pfe_opts.section, PFE_SECTION_ENTRIES))
 		put_argument(&ob, "section", pfe_opts.section);
 	if (pfe_opts.fentry)
 		put_argument(&ob, "fentry", pfe_opts.fentry);
 	if (pfe_opts.fentry_nop)
 		put_argument(&ob, "fentry-nop", NULL);
-	if (strcmp(pfe_opts.call_section, PFE_DEFAULT_CALL_SECTION))
+	if (strcmp(pfe_opts.call_section, PFE_SECTION_CALLS))
 		put_argument(&ob, "record-section", pfe_opts.call_section);
 	if (pfe_opts.ops_slot)
 		put_argument(&ob, "ops-slot", pfe_opts.ops_slot_value);
@@ -88,7 +88,7 @@ void pfe_lto_start_unit(void)
 	if (!flag_lto || in_lto_p)
 		return;
 	text = xasprintf("\t.pushsection .pfe.lto,\"\",%s\n\t%s \"%s\"\n\t.popsection",
-			 pfe_arch->section_type, pfe_arch->pointer_op, link_symbol());
+			 pfe_backend->section_type, pfe_backend->pointer_op, link_symbol());
 	pfe_add_toplevel_asm(text);
 	free(text);
 }
@@ -101,7 +101,7 @@ static void lto_finish_unit(void *event_data, void *data)
 	if (!defines_link_symbol() || !asm_out_file)
 		return;
 	fprintf(asm_out_file, "\t.pushsection .pfe.lto,\"\",%s\n\t.weak \"%s\"\n\"%s\":\n\t.popsection\n",
-		pfe_arch->section_type, link_symbol(), link_symbol());
+		pfe_backend->section_type, link_symbol(), link_symbol());
 }
 
 void pfe_lto_register(const char *plugin_name)

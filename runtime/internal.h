@@ -33,7 +33,7 @@
 #define PFE_INTERNAL_H
 
 #include "pfe.h"
-#include "../arch-hooks/encodings.h"
+#include "../arch-hooks/arch.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

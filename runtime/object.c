@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define RECORD_SECTION "__patchable_function_entries"
-#define CALL_SECTION "__mcount_loc"
+#define RECORD_SECTION PFE_SECTION_ENTRIES
+#define CALL_SECTION PFE_SECTION_CALLS
 /* Bytes looked at around an entry for NOPs: GCC's M,N go to 65535, but a
  * patch needs its sequence within the first NOPs. */
 #define MAX_NOP_SCAN 64
