@@ -4,7 +4,7 @@
  * the records from memory (relocated by the dynamic loader), name each
  * function, and work out each entry's layout: NOPs before and after, the
  * landing pad, the fentry call or its NOP form, the ops slot, and where
- * and how it is patched (arch-hooks/encodings.h).
+ * and how it is patched (arch-hooks/arch.h).
  *
  * Debugging: PFE_DEBUG=list prints every function found; a record that
  * points outside the object's code is a warning naming the record's
