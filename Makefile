@@ -107,7 +107,7 @@ RT_TARGET := $(strip \
 	$(if $(filter riscv64-%,$(GCC_TARGET)),riscv64))
 RT_BUILD := build/$(CC_NAME)-runtime
 RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/unwind.c runtime/api.c
-RT_HDRS := runtime/pfe.h runtime/internal.h $(ARCH_PLAIN_HDRS)
+RT_HDRS := runtime/pfe.h runtime/internal.h runtime/tramp-layout.h $(ARCH_PLAIN_HDRS)
 RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fasynchronous-unwind-tables \
 	-fno-reorder-functions -fno-reorder-blocks-and-partition
 RT_ARCH_OBJS := $(patsubst arch-hooks/%.c,$(RT_BUILD)/arch-hooks/%.o,$(ARCH_PLAIN_SRCS))
@@ -125,7 +125,7 @@ $(RT_BUILD)/arch-hooks/%.o: arch-hooks/%.c $(ARCH_PLAIN_HDRS) Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RT_CFLAGS) -fvisibility=hidden -c -o $@ $<
 
-$(RT_BUILD)/tramp.o: runtime/tramp-$(RT_TARGET).S Makefile
+$(RT_BUILD)/tramp.o: runtime/tramp-$(RT_TARGET).S runtime/tramp-layout.h Makefile
 	@mkdir -p $(RT_BUILD)
 	$(Q)$(CC) -fPIC -c -o $@ $<
 

@@ -11,7 +11,9 @@
  *   unwind.c    the unwinder's and pthread_exit's wrappers: real return
  *               addresses while an unwinder walks the stack
  *   api.c       the registry (pfe_init, pfe_rescan) and the public calls
- *   tramp-<target>.S  the trampolines
+ *   tramp-<target>.S  the trampolines; tramp-layout.h where they save
+ *               each register of struct pfe_regs and pfe_retregs
+ *               (dispatch.c asserts it against the structures)
  *
  * Target facts (bytes, patch sequences, the int3 byte) come only from
  * arch-hooks/arch.h; what is per target here is the host ABI (the
