@@ -48,16 +48,20 @@ ifndef PLUGIN_CXX
 PLUGIN_CXX := $(firstword $(foreach c,$(if $(filter $(HOST_ARCH)-%,$(GCC_TARGET)),g++-$(GCC_MAJOR)) g++,$(call cxx_works,$(c))))
 endif
 
-# arch-hooks/ has one file per GCC back end (config/<backend> in GCC).
+# arch-hooks/<target>/ has two layers: gcc.c, the plugin's hooks for one
+# GCC back end (config/i386 serves x86), and bytes.c, the plain-C facts
+# (arch-hooks/arch.h) pfe-scan, libpfe and the tests use, every target's.
 ARCH_BACKEND := $(strip \
-	$(if $(filter x86_64-% i%86-%,$(GCC_TARGET)),i386) \
+	$(if $(filter x86_64-% i%86-%,$(GCC_TARGET)),x86) \
 	$(if $(filter aarch64-%,$(GCC_TARGET)),aarch64) \
 	$(if $(filter riscv%,$(GCC_TARGET)),riscv))
-ARCH_SRC := arch-hooks/$(ARCH_BACKEND).c
+ARCH_SRC := arch-hooks/$(ARCH_BACKEND)/gcc.c
+ARCH_PLAIN_SRCS := arch-hooks/arch.c $(sort $(wildcard arch-hooks/*/bytes.c))
+ARCH_PLAIN_HDRS := arch-hooks/arch.h arch-hooks/names.h $(wildcard arch-hooks/*/*.h)
 
 PLUGIN_SRCS := gcc-plugin/pfe.c gcc-plugin/plan.c gcc-plugin/emit.c \
 	gcc-plugin/kcfi.c gcc-plugin/kcfi-hash.c gcc-plugin/lto.c $(ARCH_SRC)
-PLUGIN_HDRS := gcc-plugin/pfe.h gcc-plugin/gcc-compat.h
+PLUGIN_HDRS := gcc-plugin/pfe.h gcc-plugin/gcc-compat.h arch-hooks/names.h $(wildcard arch-hooks/*/*.h)
 PLUGIN_CXXFLAGS := -x c++ -fPIC -shared -O2 -fno-rtti -fno-exceptions \
 	-Wall -Wextra -Werror -Wno-unused-parameter \
 	-I$(PLUGIN_DIR)/include -Igcc-plugin/shim $(if $(LEGACY_ON),-DPFE_LEGACY)
@@ -103,10 +107,11 @@ RT_TARGET := $(strip \
 	$(if $(filter riscv64-%,$(GCC_TARGET)),riscv64))
 RT_BUILD := build/$(CC_NAME)-runtime
 RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/unwind.c runtime/api.c
-RT_HDRS := runtime/pfe.h runtime/internal.h arch-hooks/encodings.h
+RT_HDRS := runtime/pfe.h runtime/internal.h runtime/tramp-layout.h $(ARCH_PLAIN_HDRS)
 RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fasynchronous-unwind-tables \
 	-fno-reorder-functions -fno-reorder-blocks-and-partition
-RT_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_SRCS)) $(RT_BUILD)/encodings.o \
+RT_ARCH_OBJS := $(patsubst arch-hooks/%.c,$(RT_BUILD)/arch-hooks/%.o,$(ARCH_PLAIN_SRCS))
+RT_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_SRCS)) $(RT_ARCH_OBJS) \
 	$(RT_BUILD)/tramp.o
 
 runtime: $(if $(RT_TARGET),$(RT_BUILD)/libpfe.a $(RT_BUILD)/libpfe.so $(RT_BUILD)/libpfe-trace.so)
@@ -115,12 +120,12 @@ $(RT_BUILD)/%.o: runtime/%.c $(RT_HDRS) Makefile
 	@mkdir -p $(RT_BUILD)
 	$(Q)$(CC) $(RT_CFLAGS) -c -o $@ $<
 
-# The encodings are libpfe's, not its interface: hidden.
-$(RT_BUILD)/encodings.o: arch-hooks/encodings.c arch-hooks/encodings.h Makefile
-	@mkdir -p $(RT_BUILD)
+# The targets' tables are libpfe's, not its interface: hidden.
+$(RT_BUILD)/arch-hooks/%.o: arch-hooks/%.c $(ARCH_PLAIN_HDRS) Makefile
+	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RT_CFLAGS) -fvisibility=hidden -c -o $@ $<
 
-$(RT_BUILD)/tramp.o: runtime/tramp-$(RT_TARGET).S Makefile
+$(RT_BUILD)/tramp.o: runtime/tramp-$(RT_TARGET).S runtime/tramp-layout.h Makefile
 	@mkdir -p $(RT_BUILD)
 	$(Q)$(CC) -fPIC -c -o $@ $<
 

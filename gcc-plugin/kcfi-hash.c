@@ -222,9 +222,9 @@ static void mangle_tag(struct mangler *m, tree t)
 	char anon[32];
 	const char *s;
 
-	if (pfe_arch->kcfi_va_list && va_list_type_node &&
+	if (pfe_backend->kcfi_va_list && va_list_type_node &&
 	    t == TYPE_MAIN_VARIANT(va_list_type_node)) {
-		buf_add(&m->out, pfe_arch->kcfi_va_list);
+		buf_add(&m->out, pfe_backend->kcfi_va_list);
 		return;
 	}
 	if (!name)

@@ -56,13 +56,13 @@ static const char *plugin_arguments(void)
 	snprintf(entry, sizeof(entry), "%u,%u", pfe_opts.entry_size, pfe_opts.entry_pre);
 	if (pfe_opts.has_entry)
 		put_argument(&ob, "entry", entry);
-	if (strcmp(pfe_opts.section, PFE_DEFAULT_SECTION))
+	if (strcmp(pfe_opts.section, PFE_SECTION_ENTRIES))
 		put_argument(&ob, "section", pfe_opts.section);
 	if (pfe_opts.fentry)
 		put_argument(&ob, "fentry", pfe_opts.fentry);
 	if (pfe_opts.fentry_nop)
 		put_argument(&ob, "fentry-nop", NULL);
-	if (strcmp(pfe_opts.call_section, PFE_DEFAULT_CALL_SECTION))
+	if (strcmp(pfe_opts.call_section, PFE_SECTION_CALLS))
 		put_argument(&ob, "record-section", pfe_opts.call_section);
 	if (pfe_opts.ops_slot)
 		put_argument(&ob, "ops-slot", pfe_opts.ops_slot_value);
@@ -114,7 +114,7 @@ static bool defines_link_symbol(void)
 static char *reference(const char *sym)
 {
 	return xasprintf("\t.pushsection .pfe.lto,\"\",%s\n\t%s \"%s\"\n\t.popsection\n",
-			 pfe_arch->section_type, pfe_arch->pointer_op, sym);
+			 pfe_backend->section_type, pfe_backend->pointer_op, sym);
 }
 
 /* Assembler text defining SYM, weak, in .pfe.lto: by .set, since an LTO
@@ -122,7 +122,7 @@ static char *reference(const char *sym)
 static char *definition(const char *sym)
 {
 	return xasprintf("\t.pushsection .pfe.lto,\"\",%s\n\t.weak \"%s\"\n\t.set \"%s\", .\n\t.popsection\n",
-			 pfe_arch->section_type, sym, sym);
+			 pfe_backend->section_type, sym, sym);
 }
 
 /* PLUGIN_START_UNIT: into the IR (and the code of a fat object), the

@@ -23,21 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CFI_PREFIX "__cfi_"
-#define TYPEID_PREFIX "__kcfi_typeid_"
-#define HASH_SIZE 4
-/* Clang's MaskKCFIType: on x86 a hash that is, or whose negation (the
- * check's `movl $-HASH`) is, an ENDBR64/ENDBR32 encoding gets 1 added in
- * the preamble, so that no IBT landing pad appears in it; the
- * __kcfi_typeid_ symbol keeps the unmasked value.  The ENDBRs are the
- * x86 table's landing pads (arch-hooks/encodings.c). */
-static bool is_landing_pad_word(const struct pfe_arch *a, uint32_t v)
-{
-	for (size_t i = 0; i < a->n_pads; i++)
-		if (a->pads[i].len == HASH_SIZE && load_le(a->pads[i].bytes, HASH_SIZE) == v)
-			return true;
-	return false;
-}
+#define CFI_PREFIX PFE_KCFI_PREAMBLE_PREFIX
+#define HASH_SIZE PFE_KCFI_HASH_SIZE
 
 bool is_cfi_preamble(const char *name)
 {
@@ -47,18 +34,6 @@ bool is_cfi_preamble(const char *name)
 const char *cfi_layout_name(enum cfi_layout layout)
 {
 	return layout == CFI_FIXED ? "fixed" : layout == CFI_CLANG ? "clang" : "none";
-}
-
-/* Are the LEN bytes at P all NOPs (riscv: `nop` or two `c.nop`)? */
-static bool all_nops(const struct image *img, const uint8_t *p, size_t len)
-{
-	unsigned units;
-	size_t n;
-
-	for (size_t off = 0; off < len; off += n)
-		if (!(n = arch_nop(img->arch, p + off, len - off, &units)))
-			return false;
-	return true;
 }
 
 /* Is OWNER, a function whose code covers a hash, F's own preamble? */
@@ -71,16 +46,16 @@ static bool is_preamble_of(const struct func *owner, const struct func *f)
  * of the file for what counts. */
 static bool hash_at(struct image *img, const struct func *f, uint64_t off, uint32_t *value)
 {
-	const struct arch *a = img->arch;
+	const struct pfe_arch *a = img->arch;
 	uint64_t size, start;
 	const uint8_t *b = section_bytes(img, f->sec, &size);
 	const struct func *owner;
 
 	if (!a->kcfi || off < a->kcfi_opcode_len || off > size || size - off < HASH_SIZE ||
-	    off % a->enc->insn_align)
+	    off % a->insn_align)
 		return false;
 	start = off - a->kcfi_opcode_len;
-	if (a->kcfi_opcode_len ? b[start] != a->kcfi_opcode : all_nops(img, b + off, HASH_SIZE))
+	if (a->kcfi_opcode_len ? b[start] != a->kcfi_opcode : pfe_enc_all_entry_nops(a, b + off, HASH_SIZE))
 		return false;
 	owner = func_containing(img, (struct location){ f->sec, start });
 	if (owner && !is_preamble_of(owner, f))
@@ -107,7 +82,7 @@ bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, stru
  * opcode), else 0. */
 uint64_t cfi_hash_between(struct image *img, struct location loc, const struct func **f)
 {
-	const struct arch *a = img->arch;
+	const struct pfe_arch *a = img->arch;
 	uint64_t len = a->kcfi_opcode_len + HASH_SIZE;
 	const struct func *next;
 	uint32_t value;
@@ -173,7 +148,7 @@ bool kcfi_typeid(struct image *img, const char *name, uint32_t *value)
 	const struct named_value *v;
 
 	if (!img->typeids_loaded) {
-		img->ntypeids = absolute_symbols(img, TYPEID_PREFIX, &img->typeids);
+		img->ntypeids = absolute_symbols(img, PFE_KCFI_TYPEID_PREFIX, &img->typeids);
 		img->typeids_loaded = true;
 	}
 	v = bsearch(name, img->typeids, img->ntypeids, sizeof *img->typeids, compare_typeid_name);
@@ -182,13 +157,9 @@ bool kcfi_typeid(struct image *img, const char *name, uint32_t *value)
 	return v != NULL;
 }
 
-/* What the preamble holds for a function whose __kcfi_typeid_ is TYPEID. */
+/* What the preamble holds for a function whose __kcfi_typeid_ is TYPEID
+ * (x86_64: Clang's mask, arch-hooks/x86/x86.h). */
 uint32_t kcfi_masked(const struct image *img, uint32_t typeid)
 {
-	if (img->arch->enc->e_machine != EM_X86_64)
-		return typeid;
-	if (is_landing_pad_word(img->arch->enc, typeid) ||
-	    is_landing_pad_word(img->arch->enc, -typeid))
-		return typeid + 1;
-	return typeid;
+	return pfe_kcfi_hash_of(img->arch, typeid);
 }

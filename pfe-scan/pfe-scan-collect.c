@@ -71,7 +71,7 @@ static size_t calls_in(struct image *img, size_t sec, const struct wanted *w, ui
 {
 	uint64_t size, addr = img->secs[sec].sh.sh_addr;
 	const uint8_t *b = section_bytes(img, sec, &size);
-	unsigned step = img->arch->enc->insn_align;
+	unsigned step = img->arch->insn_align;
 	size_t n = 0;
 	struct call call;
 

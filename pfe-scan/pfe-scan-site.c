@@ -157,7 +157,7 @@ static void resolve_slot(struct image *img, uint64_t slot, struct call_dest *d)
 
 	if (avail < img->ptr_size)
 		b = NULL;
-	if (r && r->type == img->arch->enc->relative_reloc && (r->rela || b)) {
+	if (r && r->type == img->arch->relative_reloc && (r->rela || b)) {
 		d->known = true;
 		d->addr = r->rela ? (uint64_t)r->addend : load_le(b, img->ptr_size);
 	} else if (r && r->symbol) {
@@ -322,7 +322,7 @@ void describe_function(struct image *img, const struct func *f, struct site *sit
 /* Is the NOP form of the entry call at OFF of section SEC? */
 static bool nop_call_at(struct image *img, size_t sec, uint64_t off)
 {
-	const struct pfe_enc_insn *n = img->arch->enc->fentry_nop;
+	const struct pfe_enc_insn *n = img->arch->fentry_nop;
 	uint64_t size;
 	const uint8_t *b = section_bytes(img, sec, &size);
 

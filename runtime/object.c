@@ -4,7 +4,7 @@
  * the records from memory (relocated by the dynamic loader), name each
  * function, and work out each entry's layout: NOPs before and after, the
  * landing pad, the fentry call or its NOP form, the ops slot, and where
- * and how it is patched (arch-hooks/encodings.h).
+ * and how it is patched (arch-hooks/arch.h).
  *
  * Debugging: PFE_DEBUG=list prints every function found; a record that
  * points outside the object's code is a warning naming the record's
@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define RECORD_SECTION "__patchable_function_entries"
-#define CALL_SECTION "__mcount_loc"
+#define RECORD_SECTION PFE_SECTION_ENTRIES
+#define CALL_SECTION PFE_SECTION_CALLS
 /* Bytes looked at around an entry for NOPs: GCC's M,N go to 65535, but a
  * patch needs its sequence within the first NOPs. */
 #define MAX_NOP_SCAN 64
