@@ -154,6 +154,13 @@ static char *slurp(const char *path, size_t *size)
 	return data;
 }
 
+static int by_serial(const void *a, const void *b)
+{
+	const struct thread *x = a, *y = b;
+
+	return x->serial < y->serial ? -1 : x->serial > y->serial;
+}
+
 /* Read the record file PATH into *P; false (said) if it is not one. */
 static bool read_process(const char *path, struct process *p)
 {
@@ -188,6 +195,7 @@ static bool read_process(const char *path, struct process *p)
 		at += len;
 	}
 	free(data);
+	qsort(p->threads, p->nthreads, sizeof *p->threads, by_serial);
 	return true;
 }
 
@@ -480,7 +488,10 @@ static void replay_leave(struct walk *w, struct frame *f, uint64_t end, enum lea
 			printf(" = %" PRId64, (int64_t)f->ret);
 		printf(";%s\n", how_note[how]);
 	} else {
-		printf("%*s} /* %s */%s\n", 2 * (int)(w->depth - 1), "", func_name(w->p, f->func), how_note[how]);
+		printf("%*s}", 2 * (int)(w->depth - 1), "");
+		if (f->has_ret)
+			printf(" = %" PRId64 ";", (int64_t)f->ret);
+		printf(" /* %s */%s\n", func_name(w->p, f->func), how_note[how]);
 	}
 	replay_open = false;
 }
