@@ -16,7 +16,8 @@
 #                                against LLVM XRay (scripts/bench-runtime.sh)
 #   make runtime [CC=...]        build/<CC>-runtime/libpfe.a, libpfe.so,
 #                                libpfe-trace.so (runtime/, scripts/pfe-trace)
-#                                for CC's target (x86_64, aarch64, riscv64)
+#                                for CC's target (x86_64, aarch64, riscv64);
+#                                build/pfe-trace-read, its record reader
 #
 # The plugin is compiled by the host C++ compiler that matches CC
 # (g++-N for gcc-N if it works, else g++; PLUGIN_CXX= to choose) against
@@ -107,14 +108,14 @@ RT_TARGET := $(strip \
 	$(if $(filter riscv64-%,$(GCC_TARGET)),riscv64))
 RT_BUILD := build/$(CC_NAME)-runtime
 RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/unwind.c runtime/api.c
-RT_HDRS := runtime/pfe.h runtime/internal.h runtime/tramp-layout.h $(ARCH_PLAIN_HDRS)
+RT_HDRS := runtime/pfe.h runtime/internal.h runtime/tramp-layout.h $(ARCH_PLAIN_HDRS) runtime/trace.h runtime/trace-format.h
 RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fasynchronous-unwind-tables \
 	-fno-reorder-functions -fno-reorder-blocks-and-partition
 RT_ARCH_OBJS := $(patsubst arch-hooks/%.c,$(RT_BUILD)/arch-hooks/%.o,$(ARCH_PLAIN_SRCS))
 RT_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_SRCS)) $(RT_ARCH_OBJS) \
 	$(RT_BUILD)/tramp.o
 
-runtime: $(if $(RT_TARGET),$(RT_BUILD)/libpfe.a $(RT_BUILD)/libpfe.so $(RT_BUILD)/libpfe-trace.so)
+runtime: $(if $(RT_TARGET),$(RT_BUILD)/libpfe.a $(RT_BUILD)/libpfe.so $(RT_BUILD)/libpfe-trace.so build/pfe-trace-read)
 
 $(RT_BUILD)/%.o: runtime/%.c $(RT_HDRS) Makefile
 	@mkdir -p $(RT_BUILD)
@@ -133,10 +134,16 @@ $(RT_BUILD)/libpfe.so: $(RT_OBJS)
 	@echo "  LD   $@"
 	$(Q)$(CC) -shared -o $@ $(RT_OBJS) -lpthread -ldl
 
-# pfe-trace's LD_PRELOAD library: libpfe and runtime/trace.c in one.
-$(RT_BUILD)/libpfe-trace.so: $(RT_OBJS) $(RT_BUILD)/trace.o
+# pfe-trace's LD_PRELOAD library: libpfe and runtime/trace*.c in one.
+$(RT_BUILD)/libpfe-trace.so: $(RT_OBJS) $(RT_BUILD)/trace.o $(RT_BUILD)/trace-record.o
 	@echo "  LD   $@"
-	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_OBJS) -lpthread -ldl
+	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_BUILD)/trace-record.o $(RT_OBJS) -lpthread -ldl
+
+# pfe-trace's reader of record files: a host tool (they are the same on
+# every target).
+build/pfe-trace-read: runtime/trace-read.c runtime/trace-format.h Makefile
+	@mkdir -p build
+	$(HOSTCC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ runtime/trace-read.c
 
 $(RT_BUILD)/libpfe.a: $(RT_OBJS)
 	@echo "  AR   $@"
@@ -150,6 +157,7 @@ install-runtime: runtime
 	$(if $(RT_TARGET),install -m 0755 $(RT_BUILD)/libpfe-trace.so $(DESTDIR)$(PREFIX)/lib/libpfe-trace.so)
 	$(if $(RT_TARGET),install -m 0644 runtime/pfe.h $(DESTDIR)$(PREFIX)/include/pfe.h)
 	$(if $(RT_TARGET),install -m 0755 scripts/pfe-trace $(DESTDIR)$(PREFIX)/bin/pfe-trace)
+	$(if $(RT_TARGET),install -m 0755 build/pfe-trace-read $(DESTDIR)$(PREFIX)/bin/pfe-trace-read)
 
 deps:
 	sh scripts/install-deps.sh
