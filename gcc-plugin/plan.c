@@ -13,6 +13,7 @@
  * pfe_plan_compute in cc1 (gcc -wrapper gdb,--args).
  */
 #include "pfe.h"
+#include <sys/mman.h>
 
 #define PFE_ATTR "patchable_function_entry"
 
@@ -48,8 +49,11 @@ static bool attribute_count(tree fndecl, tree arg, unsigned int *out)
 	return true;
 }
 
-/* The attribute's (M, N), or false when FNDECL has none or it is bad. */
-static bool attribute_entry(tree fndecl, unsigned int *size, unsigned int *pre)
+/* The attribute's (M, N[, SECTION]), or false when FNDECL has none or it is
+ * bad; *SECTION is left alone without a third argument (the handler checked
+ * that it is a string that is not empty). */
+static bool attribute_entry(tree fndecl, unsigned int *size, unsigned int *pre,
+			    const char **section)
 {
 	tree attr = lookup_attribute(PFE_ATTR, DECL_ATTRIBUTES(fndecl));
 	if (!attr)
@@ -61,6 +65,8 @@ static bool attribute_entry(tree fndecl, unsigned int *size, unsigned int *pre)
 	if (TREE_CHAIN(args) &&
 	    !attribute_count(fndecl, TREE_VALUE(TREE_CHAIN(args)), pre))
 		return false;
+	if (TREE_CHAIN(args) && TREE_CHAIN(TREE_CHAIN(args)))
+		*section = TREE_STRING_POINTER(TREE_VALUE(TREE_CHAIN(TREE_CHAIN(args))));
 	if (*pre > *size) {
 		error_at(DECL_SOURCE_LOCATION(fndecl),
 			 "pfe: %qs attribute of %qD: %u NOPs before the "
@@ -106,7 +112,7 @@ static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
 	plan->decl = fndecl;
 	plan->section = pfe_opts.section;
 	if (lookup_attribute(PFE_ATTR, DECL_ATTRIBUTES(fndecl))) {
-		if (!attribute_entry(fndecl, &size, &pre))
+		if (!attribute_entry(fndecl, &size, &pre, &plan->section))
 			size = pre = 0;
 		excluded = size == 0;
 		DECL_ATTRIBUTES(fndecl) =
@@ -148,20 +154,19 @@ const struct pfe_plan *pfe_plan_for(tree fndecl)
 	return &current_plan;
 }
 
-/* GCC 4.9-7 only: check the attribute where it is written as GCC 8+'s own
- * handler does (the same warnings, under -Wattributes, and the attribute
- * dropped), so that code, and GCC's tests of the attribute, behave alike
- * on every GCC. */
-static tree handle_pfe_attribute(tree *node, tree name, tree args, int flags,
-				 bool *no_add_attrs)
+typedef tree (*attribute_handler)(tree *node, tree name, tree args, int flags,
+				  bool *no_add_attrs);
+
+/* GCC 8+'s own handler of the attribute's two counts; NULL on GCC 4.9-7. */
+static attribute_handler gcc_handler;
+
+/* The counts checked as GCC 8+'s own handler checks them (the same
+ * warnings, under -Wattributes, and the attribute dropped), for GCC 4.9-7,
+ * so that code, and GCC's tests of the attribute, behave alike on every
+ * GCC. */
+static void check_counts(tree name, tree args, bool *no_add_attrs)
 {
-	(void)flags;
-	if (TREE_CODE(*node) != FUNCTION_DECL) {
-		error("pfe: %qE attribute applies only to functions", name);
-		*no_add_attrs = true;
-		return NULL_TREE;
-	}
-	for (; args; args = TREE_CHAIN(args)) {
+	for (; args && !*no_add_attrs; args = TREE_CHAIN(args)) {
 		tree val = TREE_VALUE(args);
 
 		if (!tree_fits_uhwi_p(val)) {
@@ -173,20 +178,110 @@ static tree handle_pfe_attribute(tree *node, tree name, tree args, int flags,
 				"exceeds %u", name, val, PFE_MAX_NOPS);
 			*no_add_attrs = true;
 		}
-		if (*no_add_attrs)
-			break;
 	}
+}
+
+/* Whether SECTION, the third argument, names a record section: a string
+ * that is not empty, as Clang 21 requires (the same errors). */
+static bool check_section(tree name, tree section)
+{
+	if (TREE_CODE(section) != STRING_CST) {
+		error("pfe: %qE attribute: its third argument, the record "
+		      "section, must be a string literal", name);
+		return false;
+	}
+	if (TREE_STRING_LENGTH(section) <= 1) {
+		error("pfe: %qE attribute: the record section must not be "
+		      "empty", name);
+		return false;
+	}
+	return true;
+}
+
+/* patchable_function_entry(M[, N[, SECTION]]): the counts checked by GCC's
+ * own handler where there is one (GCC 8+), else as it does; Clang 21's
+ * record section checked here. */
+static tree handle_pfe_attribute(tree *node, tree name, tree args, int flags,
+				 bool *no_add_attrs)
+{
+	tree section = TREE_CHAIN(args) ? TREE_CHAIN(TREE_CHAIN(args)) : NULL_TREE;
+	tree counts = args;
+
+	if (TREE_CODE(*node) != FUNCTION_DECL) {
+		error("pfe: %qE attribute applies only to functions", name);
+		*no_add_attrs = true;
+		return NULL_TREE;
+	}
+	if (section) {
+		if (!check_section(name, TREE_VALUE(section))) {
+			*no_add_attrs = true;
+			return NULL_TREE;
+		}
+		counts = tree_cons(NULL_TREE, TREE_VALUE(args),
+				   build_tree_list(NULL_TREE, TREE_VALUE(TREE_CHAIN(args))));
+	}
+	if (gcc_handler)
+		return gcc_handler(node, name, counts, flags, no_add_attrs);
+	check_counts(name, counts, no_add_attrs);
 	return NULL_TREE;
 }
 
 static struct attribute_spec pfe_attribute_spec =
-	PFE_ATTRIBUTE_SPEC(PFE_ATTR, 1, 2, handle_pfe_attribute);
+	PFE_ATTRIBUTE_SPEC(PFE_ATTR, 1, 3, handle_pfe_attribute);
 
-/* PLUGIN_ATTRIBUTES: register the attribute where GCC lacks it. */
+/* The protection of the page holding ADDR (/proc/self/maps), or -1. */
+static int page_protection(uintptr_t addr)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	char line[512], perms[5];
+	unsigned long lo, hi;
+	int prot = -1;
+
+	if (!maps)
+		return -1;
+	while (prot < 0 && fgets(line, sizeof(line), maps))
+		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 &&
+		    addr >= lo && addr < hi)
+			prot = (perms[0] == 'r' ? PROT_READ : 0) |
+			       (perms[1] == 'w' ? PROT_WRITE : 0) |
+			       (perms[2] == 'x' ? PROT_EXEC : 0);
+	fclose(maps);
+	return prot;
+}
+
+/* GCC 8+: its spec of the attribute takes two arguments and lives in a
+ * const table.  pfe widens it to three and puts its own handler in front
+ * of GCC's: the pages are made writable for the two stores and given their
+ * protection back.  False if that cannot be done (GCC then refuses a third
+ * argument itself: "wrong number of arguments"). */
+static bool take_over_spec(const struct attribute_spec *spec)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)spec & ~(page - 1);
+	size_t len = (uintptr_t)(spec + 1) - start;
+	int prot = page_protection(start);
+	struct attribute_spec *writable = const_cast<struct attribute_spec *>(spec);
+
+	if (prot < 0 || page_protection((uintptr_t)(spec + 1) - 1) != prot ||
+	    mprotect((void *)start, len, prot | PROT_WRITE))
+		return false;
+	gcc_handler = spec->handler;
+	writable->max_length = 3;
+	writable->handler = handle_pfe_attribute;
+	return mprotect((void *)start, len, prot) == 0;
+}
+
+/* PLUGIN_ATTRIBUTES: register the attribute where GCC lacks it, else take
+ * GCC's over for its third argument. */
 void pfe_register_attribute(void *event_data, void *data)
 {
+	const struct attribute_spec *spec = lookup_attribute_spec(get_identifier(PFE_ATTR));
+
 	(void)event_data;
 	(void)data;
-	if (!lookup_attribute_spec(get_identifier(PFE_ATTR)))
+	if (!spec)
 		register_attribute(&pfe_attribute_spec);
+	else if (!take_over_spec(spec))
+		warning(0, "pfe: the %qs attribute of GCC not taken over: a third "
+			"argument (the record section) is refused", PFE_ATTR);
 }
