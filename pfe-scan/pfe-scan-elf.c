@@ -488,11 +488,12 @@ static void load_relocs(struct image *img, size_t sec)
 			GElf_Sym sym;
 
 			get_reloc(img, r, i, &rela);
-			*out = (struct reloc){ rela.r_offset, NULL, GELF_R_TYPE(rela.r_info),
+			*out = (struct reloc){ rela.r_offset, NULL, 0, GELF_R_TYPE(rela.r_info),
 					       rela.r_addend, img->secs[r].sh.sh_type == SHT_RELA };
 			if (GELF_R_SYM(rela.r_info)) {	/* none: e.g. R_RISCV_RELAX */
 				reloc_symbol(img, r, &rela, &sym);
 				out->symbol = symbol_name(img, &sym);
+				out->sym_value = sym.st_value;
 			}
 		}
 	}

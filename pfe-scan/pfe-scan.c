@@ -8,6 +8,7 @@
  *                   [--all] [--exclude=SYMBOL]...
  *   pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]
  *   pfe-scan sort [--section=NAME] FILE
+ *   pfe-scan traps FILE...
  *
  * Exit status: 0 fine, 1 verify found problems, 2 bad usage or bad input
  * (one line `pfe-scan: FILE: what is wrong` on stderr).
@@ -44,7 +45,8 @@ static _Noreturn void usage(const char *why)
 		"                       [--call-section=NAME] [--ops-slot[=SYM]] [--cfi=clang|fixed]\n"
 		"                       [--all] [--exclude=SYMBOL]...\n"
 		"       pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]\n"
-		"       pfe-scan sort [--section=NAME] FILE\n", why);
+		"       pfe-scan sort [--section=NAME] FILE\n"
+		"       pfe-scan traps FILE...\n", why);
 	exit(2);
 }
 
@@ -188,7 +190,7 @@ static void check_args(const struct options *o)
 	if (!o->nfiles)
 		usage("no FILE");
 	check_cfi_args(o);
-	if (!strcmp(o->cmd, "list"))
+	if (!strcmp(o->cmd, "list") || !strcmp(o->cmd, "traps"))
 		return;
 	if (o->nfiles > 1)
 		usage("one FILE only");
@@ -208,6 +210,8 @@ static int run_command(const struct options *o, struct image *img, bool name_fil
 				       o->list_cfi };
 
 		list_image(img, &l, stdout);
+	} else if (!strcmp(o->cmd, "traps")) {
+		list_traps(img, name_file, stdout);
 	} else if (!strcmp(o->cmd, "verify")) {
 		return verify_image(img, &o->verify, stdout) ? 1 : 0;
 	} else if (!strcmp(o->cmd, "collect")) {

@@ -12,6 +12,8 @@
  *                       verify --cfi) and the __kcfi_typeid_ symbols
  *   pfe-scan-list.c     `list` and `verify` (entry records, the fentry call
  *                       and its records, the ops slot, the kCFI hash)
+ *   pfe-scan-traps.c    `traps`: the kCFI checks of .kcfi_traps, each with
+ *                       its function and expected hash
  *   pfe-scan-collect.c  `collect`: the post-link address table object
  *   pfe-scan-sort.c     `sort`: sort and zero records in place
  *   pfe-scan-fuzz.c     libFuzzer entry point (make fuzz)
@@ -55,6 +57,7 @@ size_t arch_call(const struct pfe_arch *a, const uint8_t *p, size_t avail, uint6
 struct reloc {
 	uint64_t offset;
 	const char *symbol; /* name of the symbol it refers to, NULL if none */
+	uint64_t sym_value; /* that symbol's value (local labels share names) */
 	unsigned type;
 	int64_t addend;     /* RELA's; REL keeps it in place */
 	bool rela;
@@ -297,6 +300,9 @@ struct verify_opts {
 };
 void list_image(struct image *img, const struct list_opts *opts, FILE *out);
 unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *out);
+
+/* pfe-scan-traps.c: `traps`, each kCFI check of .kcfi_traps. */
+void list_traps(struct image *img, bool name_file, FILE *out);
 
 /* pfe-scan-collect.c */
 size_t collect_addresses(struct image *img, const char *symbol, const char *section,

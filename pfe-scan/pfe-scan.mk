@@ -20,7 +20,7 @@ FUZZ_SEED_CCS ?= gcc gcc@-m32 aarch64-linux-gnu-gcc-12 riscv64-linux-gnu-gcc-12
 
 SCAN_LIB_SRCS := pfe-scan/pfe-scan-elf.c pfe-scan/pfe-scan-arch.c pfe-scan/pfe-scan-site.c \
 	pfe-scan/pfe-scan-cfi.c pfe-scan/pfe-scan-list.c pfe-scan/pfe-scan-collect.c \
-	pfe-scan/pfe-scan-sort.c $(ARCH_PLAIN_SRCS)
+	pfe-scan/pfe-scan-sort.c pfe-scan/pfe-scan-traps.c $(ARCH_PLAIN_SRCS)
 SCAN_HDRS := pfe-scan/pfe-scan.h $(ARCH_PLAIN_HDRS)
 
 build/pfe-scan: pfe-scan/pfe-scan.c $(SCAN_LIB_SRCS) $(SCAN_HDRS)

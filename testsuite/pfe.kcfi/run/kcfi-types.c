@@ -10,7 +10,9 @@
  * structs, structs, unions and enums by tag, typedefs of all of these
  * (Clang hashes the type they name), anonymous structs (named by a typedef
  * or not), arrays as parameters and pointers to arrays, variadic and
- * unprototyped functions, vectors, _Atomic, the kernel's callback types.
+ * unprototyped functions, vectors, _Atomic, the kernel's callback types,
+ * qualified return types (Clang keeps their qualifiers: pfe must too, in
+ * C11 where GCC drops them), enums of 1, 2 and 8 bytes.
  * Return types go through a typedef (ret_N) so that any type can be one.
  * Built with -std=gnu11 by both compilers: from C23 (GCC 15's default)
  * int f() is int f(void).
@@ -57,6 +59,15 @@ typedef struct named { int b; } named_t;
 typedef void (*handler_t)(int);
 typedef float v4sf_t __attribute__((vector_size(16)));
 typedef int v4si_t __attribute__((vector_size(16)));
+/* Qualified return types (Clang keeps them; GCC from C11 drops them unless
+ * pfe keeps them), qualifiers Clang drops (top-level, on parameters), and
+ * enums of every size. */
+typedef const unsigned cu_t;
+typedef int *const icp_t;
+enum __attribute__((packed)) e8 { E8 = 1 };
+enum e16 { E16 = 0x1000 } __attribute__((packed));
+enum e64 { E64 = 0x100000000L };
+enum eneg { ENEG = -1 };
 struct incomplete;
 struct file;
 struct inode;
@@ -618,6 +629,58 @@ typedef struct point * ret_251;
 extern ret_251 kcfi_t251();
 typedef int ret_252;
 extern ret_252 kcfi_t252(int (*)(), int (*)(void), int (*)(int, ...));
+typedef const unsigned ret_253;
+extern ret_253 kcfi_t253(unsigned);
+typedef volatile int ret_254;
+extern ret_254 kcfi_t254(void);
+typedef const volatile long ret_255;
+extern ret_255 kcfi_t255(const char *restrict);
+typedef const int *const ret_256;
+extern ret_256 kcfi_t256(void);
+typedef cu_t ret_257;
+extern ret_257 kcfi_t257(cu_t);
+typedef icp_t ret_258;
+extern ret_258 kcfi_t258(icp_t);
+typedef _Atomic int ret_259;
+extern ret_259 kcfi_t259(_Atomic int);
+typedef const _Atomic int ret_260;
+extern ret_260 kcfi_t260(void);
+typedef const int (*ret_261)(int);
+extern ret_261 kcfi_t261(void);
+typedef void ret_262;
+extern ret_262 kcfi_t262(const int (*)(int), volatile char (*)(void));
+typedef const struct point ret_263;
+extern ret_263 kcfi_t263(const struct point);
+typedef const enum color ret_264;
+extern ret_264 kcfi_t264(enum e64, enum eneg);
+typedef _Bool ret_265;
+extern ret_265 kcfi_t265(const _Bool, volatile _Bool *);
+typedef int *restrict ret_266;
+extern ret_266 kcfi_t266(int *restrict);
+typedef void ret_267;
+extern ret_267 kcfi_t267(int (*)(const int), int (*)(int));
+typedef const char ret_268;
+extern ret_268 kcfi_t268(int, ...);
+typedef const int ret_269;
+extern ret_269 kcfi_t269();
+typedef const void *const ret_270;
+extern ret_270 kcfi_t270(const void *const);
+typedef enum e8 ret_271;
+extern ret_271 kcfi_t271(enum e8, enum e16);
+typedef const volatile enum e16 ret_272;
+extern ret_272 kcfi_t272(enum e8 *, const enum e16 *);
+typedef void ret_273;
+extern ret_273 kcfi_t273(const int (*(*)(void))(int));
+typedef const handler_t ret_274;
+extern ret_274 kcfi_t274(const handler_t);
+typedef volatile union value ret_275;
+extern ret_275 kcfi_t275(volatile union value *restrict);
+typedef const long long ret_276;
+extern ret_276 kcfi_t276(const long long, ...);
+typedef void ret_277;
+extern ret_277 kcfi_t277(const _Atomic(struct point) *, _Atomic(long) *const);
+typedef const _Bool ret_278;
+extern ret_278 kcfi_t278(const char *const *restrict);
 
 /* The addresses: Clang and pfe emit a typeid for address-taken externs. */
 void *const kcfi_types[] = {
@@ -873,4 +936,30 @@ void *const kcfi_types[] = {
 	(void *)kcfi_t250,
 	(void *)kcfi_t251,
 	(void *)kcfi_t252,
+	(void *)kcfi_t253,
+	(void *)kcfi_t254,
+	(void *)kcfi_t255,
+	(void *)kcfi_t256,
+	(void *)kcfi_t257,
+	(void *)kcfi_t258,
+	(void *)kcfi_t259,
+	(void *)kcfi_t260,
+	(void *)kcfi_t261,
+	(void *)kcfi_t262,
+	(void *)kcfi_t263,
+	(void *)kcfi_t264,
+	(void *)kcfi_t265,
+	(void *)kcfi_t266,
+	(void *)kcfi_t267,
+	(void *)kcfi_t268,
+	(void *)kcfi_t269,
+	(void *)kcfi_t270,
+	(void *)kcfi_t271,
+	(void *)kcfi_t272,
+	(void *)kcfi_t273,
+	(void *)kcfi_t274,
+	(void *)kcfi_t275,
+	(void *)kcfi_t276,
+	(void *)kcfi_t277,
+	(void *)kcfi_t278,
 };
