@@ -176,6 +176,11 @@ struct pfe_arch {
 	uint8_t kcfi_opcode;
 	unsigned kcfi_opcode_len;
 	uint32_t (*kcfi_mask)(uint32_t typeid);
+	/* The hash the kCFI check ending at the trap at P expects (AFTER bytes
+	 * from P on, BEFORE bytes of code before P); false if no check ends
+	 * there.  NULL where no .kcfi_traps lists the traps (aarch64: the
+	 * brk names the registers) or there is no kCFI. */
+	bool (*kcfi_trap_hash)(const uint8_t *p, size_t after, size_t before, uint32_t *hash);
 };
 
 /* The bytes of kCFI's type hash. */

@@ -164,4 +164,5 @@ const struct pfe_arch pfe_arch_aarch64 = {
 	.kcfi_opcode = 0,
 	.kcfi_opcode_len = 0,
 	.kcfi_mask = NULL,
+	.kcfi_trap_hash = NULL,	/* no .kcfi_traps: brk #0x8220+n, the kernel reads the ESR */
 };

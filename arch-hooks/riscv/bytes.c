@@ -167,6 +167,74 @@ static void riscv_put_veneer(uint8_t *buf, uint64_t at, uint64_t target)
 	pfe_enc_store(buf + 16, 8, target);
 }
 
+/* Sign-extended bits LO..HI of X. */
+static int64_t riscv_bits(uint32_t x, unsigned lo, unsigned hi)
+{
+	return (int64_t)((uint64_t)x << (63 - hi)) >> (63 - hi + lo);
+}
+
+/* Apply the instruction at P (LEN: 2 or 4 bytes) to *T2 if it
+ * writes t2 (x7) as `li` does; false if it is anything else. */
+static bool riscv_li_step(const uint8_t *p, unsigned len, int64_t *t2)
+{
+	uint32_t i = (uint32_t)pfe_enc_load(p, len);
+
+	if (len == 4 && (i & 0xfff) == (0x37 | 7 << 7)) {		/* lui t2 */
+		*t2 = riscv_bits(i, 12, 31) << 12;
+	} else if (len == 4 && (i & 0xfffff) == (0x1b | 7 << 7 | 7 << 15)) {
+		*t2 = (int32_t)(*t2 + riscv_bits(i, 20, 31));		/* addiw t2, t2 */
+	} else if (len == 4 && (i & 0xfffff) == (0x13 | 7 << 7 | 7 << 15)) {
+		*t2 += riscv_bits(i, 20, 31);				/* addi t2, t2 */
+	} else if (len == 4 && (i & 0xfffff) == (0x13 | 7 << 7)) {
+		*t2 = riscv_bits(i, 20, 31);				/* addi t2, zero */
+	} else if (len == 2 && (i & 0xef83) == 0x6381) {		/* c.lui t2 */
+		*t2 = (riscv_bits(i, 12, 12) << 17) | ((i >> 2 & 0x1f) << 12);
+	} else if (len == 2 && (i & 0xef83) == 0x2381) {		/* c.addiw t2 */
+		*t2 = (int32_t)(*t2 + ((riscv_bits(i, 12, 12) << 5) | (i >> 2 & 0x1f)));
+	} else if (len == 2 && (i & 0xef83) == 0x4381) {		/* c.li t2 */
+		*t2 = (riscv_bits(i, 12, 12) << 5) | (i >> 2 & 0x1f);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* kCFI: the hash the check ending at the trap at P (AFTER bytes from P
+ * on, BEFORE bytes of code before it) expects: `lw t1, -D(reg); li t2,
+ * HASH; beq t1, t2, 1f; ebreak` (or c.ebreak), the li as lui/addiw/addi,
+ * compressed or not, as Clang and pfe emit it. */
+static bool riscv_kcfi_trap_hash(const uint8_t *p, size_t after, size_t before, uint32_t *hash)
+{
+	uint32_t beq;
+
+	/* ebreak or c.ebreak */
+	if (!((after >= 4 && pfe_enc_le32(p) == 0x00100073) ||
+	      (after >= 2 && pfe_enc_load(p, 2) == 0x9002)))
+		return false;
+	if (before < 12)
+		return false;
+	beq = pfe_enc_le32(p - 4);
+	/* beq t1, t2 or beq t2, t1 */
+	if ((beq & 0x707f) != 0x63 || !(((beq >> 15 & 0x3ff) == (6 | 7 << 5)) ||
+					  ((beq >> 15 & 0x3ff) == (7 | 6 << 5))))
+		return false;
+	for (size_t k = 6; k <= 16 && k + 4 <= before; k += 2) {
+		const uint8_t *q = p - 4 - k;
+		int64_t t2 = 0;
+		bool ok = true;
+
+		if ((pfe_enc_le32(q) & 0x7fff) != (0x03 | 6 << 7 | 2 << 12))	/* lw t1 */
+			continue;
+		for (q += 4; ok && q < p - 4; q += (*q & 3) == 3 ? 4 : 2)
+			ok = riscv_li_step(q, (*q & 3) == 3 ? 4 : 2, &t2);
+		if (ok && q == p - 4) {
+			*hash = (uint32_t)t2;
+			return true;
+		}
+	}
+	return false;
+}
+
 const struct pfe_arch pfe_arch_riscv64 = {
 	.id = PFE_ARCH_RISCV64,
 	.name = "riscv64",
@@ -204,4 +272,5 @@ const struct pfe_arch pfe_arch_riscv64 = {
 	.kcfi_opcode = 0,
 	.kcfi_opcode_len = 0,
 	.kcfi_mask = NULL,
+	.kcfi_trap_hash = riscv_kcfi_trap_hash,
 };

@@ -292,6 +292,33 @@ static void i386_put_veneer(uint8_t *buf, uint64_t at, uint64_t target)
 	pfe_enc_store(buf + 1, 4, target - (at + 5));
 }
 
+/* kCFI: the hash the check ending at the ud2 at P (AFTER bytes from P on,
+ * BEFORE bytes of code before it) expects: `movl $-HASH, %r10d; addl
+ * -D(%reg), %r10d; je 1f` (rel8 or rel32), as Clang and pfe emit it. */
+static bool x86_64_kcfi_trap_hash(const uint8_t *p, size_t after, size_t before, uint32_t *hash)
+{
+	if (after < 2 || p[0] != 0x0f || p[1] != 0x0b)	/* ud2 */
+		return false;
+	for (size_t k = 10; k <= 24 && k <= before; k++) {
+		const uint8_t *c = p - k, *add = c + 6;
+		unsigned mod = add[2] >> 6, len = 3;
+
+		/* movl $imm32, %r10d; addl disp(%reg), %r10d (REX.R) */
+		if (c[0] != 0x41 || c[1] != 0xba || (add[0] & 0xfe) != 0x44 ||
+		    add[1] != 0x03 || ((add[2] >> 3) & 7) != 2 || (add[2] & 7) == 4 ||
+		    mod == 3)
+			continue;
+		len += mod == 1 ? 1 : mod == 2 ? 4 : 0;
+		/* je rel8 or je rel32, ending at the trap */
+		if ((add[len] == 0x74 && add + len + 2 == p) ||
+		    (add[len] == 0x0f && add[len + 1] == 0x84 && add + len + 6 == p)) {
+			*hash = -(uint32_t)pfe_enc_le32(c + 2);
+			return true;
+		}
+	}
+	return false;
+}
+
 const struct pfe_arch pfe_arch_x86_64 = {
 	.id = PFE_ARCH_X86_64,
 	.name = "x86_64",
@@ -329,6 +356,7 @@ const struct pfe_arch pfe_arch_x86_64 = {
 	.kcfi_opcode = 0xb8,	/* movl $HASH, %eax */
 	.kcfi_opcode_len = 1,
 	.kcfi_mask = pfe_x86_kcfi_mask,
+	.kcfi_trap_hash = x86_64_kcfi_trap_hash,
 };
 
 /* i386 counts an entry's NOPs with x86_64's decoder: gas's `lea` padding
@@ -371,4 +399,5 @@ const struct pfe_arch pfe_arch_i386 = {
 	.kcfi_opcode = 0,
 	.kcfi_opcode_len = 0,
 	.kcfi_mask = NULL,
+	.kcfi_trap_hash = NULL,
 };
