@@ -169,16 +169,6 @@ static inline bool pfe_no_named_args_stdarg_p(const_tree fntype)
 #endif
 }
 
-/* The C front end's dialect flags live in c-family, which lto1 lacks:
- * kcfi.c looks them up at run time, by name.  C23's was flag_isoc2x
- * (GCC 9-13) before it became flag_isoc23; GCC 4.9-8, which have no C23,
- * have neither. */
-#if BUILDING_GCC_VERSION >= 14000
-#define PFE_FLAG_ISOC23 "flag_isoc23"
-#else
-#define PFE_FLAG_ISOC23 "flag_isoc2x"
-#endif
-
 /* Pass API: GCC 5 passes the function to execute() and gate() and
  * dropped pass_data's has_gate/has_execute. */
 #if BUILDING_GCC_VERSION >= 5000

@@ -31,7 +31,6 @@
  */
 #define PFE_NEED_GIMPLE
 #include "pfe.h"
-#include <dlfcn.h>
 
 #define PFE_NO_KCFI_ATTR "no_sanitize_kcfi"
 
@@ -418,32 +417,6 @@ static void kcfi_register_attribute(void *event_data, void *data)
 		register_attribute(&no_kcfi_attribute_spec);
 }
 
-/* PLUGIN_START_UNIT, before the parse: C function types keep their return
- * type's qualifiers.  Clang keeps them (const int f(void) is not of type
- * int (void): its hash differs, and Clang refuses to convert a pointer to
- * one into a pointer to the other); GCC drops them from C11 on (DR 423),
- * as it builds the type, where no plugin event can see them.  flag_isoc11
- * off makes GCC keep them, as it does for C99 (and, like Clang, warn when
- * a pointer to one such type is converted to another); the C front end
- * reads it otherwise for -pedantic's diagnostics of C11 features (then
- * reported as not in C99) and __has_feature(c_atomic) and the like.
- * C23 drops them too, but its flag also decides what int f() means: left
- * alone, so qualified return types hash unlike Clang's there
- * (gcc-plugin/README.md). */
-static void keep_return_qualifiers(void *event_data, void *data)
-{
-	int *isoc11 = (int *)dlsym(RTLD_DEFAULT, "flag_isoc11");
-	int *isoc23 = (int *)dlsym(RTLD_DEFAULT, PFE_FLAG_ISOC23);
-
-	(void)event_data;
-	(void)data;
-	if (!isoc11)
-		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%>: this compiler "
-			  "exports no %<flag_isoc11%> (%s)", dlerror());
-	if (!isoc23 || !*isoc23)
-		*isoc11 = 0;
-}
-
 /* The pass, when cfi= is given (the plugin arguments are parsed by now),
  * and the events. */
 void pfe_kcfi_register(const char *plugin_name)
@@ -462,6 +435,4 @@ void pfe_kcfi_register(const char *plugin_name)
 	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
 	register_callback(plugin_name, PLUGIN_FINISH_DECL, kcfi_finish_decl, NULL);
 	register_callback(plugin_name, PLUGIN_FINISH_UNIT, kcfi_finish_unit, NULL);
-	register_callback(plugin_name, PLUGIN_START_UNIT, keep_return_qualifiers,
-			  NULL);
 }
