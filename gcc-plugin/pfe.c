@@ -113,27 +113,21 @@ static bool parse_entry(const char *arg, const char *value)
 	return set_entry(arg, size, pre);
 }
 
-/* What pfe-cc passes for -fpatchable-function-entry: entry=, with GCC's
- * own words for a bad value (build systems and GCC's tests expect them). */
-static bool parse_native_option(const char *arg, const char *value)
+/* Whether NAME is a section or symbol name the assembler takes unquoted:
+ * letters, digits, _, . and $, not first a digit. */
+bool pfe_plain_name(const char *name)
 {
-	unsigned int size, pre;
+	size_t len = strlen(name);
 
-	if (!parse_m_n(value, &size, &pre)) {
-		error("invalid arguments for %<-fpatchable-function-entry%>");
-		return false;
-	}
-	return set_entry(arg, size, pre);
+	return len > 0 && !ISDIGIT(name[0]) &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			    "0123456789_.$") == len;
 }
 
-/* A section or symbol name the assembler takes unquoted, copied to *OUT. */
+/* A name the assembler takes unquoted, copied to *OUT. */
 static bool parse_name(const char *arg, const char *value, const char **out)
 {
-	size_t len = strlen(value);
-
-	if (len == 0 || ISDIGIT(value[0]) ||
-	    strspn(value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-			  "0123456789_.$") != len) {
+	if (!pfe_plain_name(value)) {
 		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: a name is letters, "
 		      "digits, %<_%>, %<.%> and %<$%>, not first a digit",
 		      arg, value);
@@ -141,6 +135,27 @@ static bool parse_name(const char *arg, const char *value, const char **out)
 	}
 	*out = xstrdup(value);
 	return true;
+}
+
+/* What pfe-cc passes for -fpatchable-function-entry=M[,N[,SECTION]]:
+ * entry= (and section=, Clang 21's third field), with GCC's own words for
+ * a bad value (build systems and GCC's tests expect them). */
+static bool parse_native_option(const char *arg, const char *value)
+{
+	const char *comma = strchr(value, ',');
+	const char *third = comma ? strchr(comma + 1, ',') : NULL;
+	char *m_n = xstrndup(value, third ? (size_t)(third - value) : strlen(value));
+	unsigned int size, pre;
+	bool ok = parse_m_n(m_n, &size, &pre);
+
+	free(m_n);
+	if (!ok) {
+		error("invalid arguments for %<-fpatchable-function-entry%>");
+		return false;
+	}
+	if (third && !parse_name(arg, third + 1, &pfe_opts.section))
+		return false;
+	return set_entry(arg, size, pre);
 }
 
 static bool parse_section(const char *arg, const char *value)
@@ -219,8 +234,9 @@ static bool print_help(const char *arg, const char *value);
 static const struct pfe_key pfe_keys[] = {
 	{ "entry", "M[,N]", "pad every function with M NOPs, N before its "
 	  "label (like -fpatchable-function-entry=M,N)", parse_entry },
-	{ "patchable-function-entry", "M[,N]", "entry=M[,N] as pfe-cc passes "
-	  "-fpatchable-function-entry=M[,N], with GCC's error message",
+	{ "patchable-function-entry", "M[,N[,SECTION]]", "entry=M[,N] (and section=) as "
+	  "pfe-cc passes -fpatchable-function-entry=M[,N[,SECTION]], with "
+	  "GCC's error message",
 	  parse_native_option },
 	{ "section", "NAME", "record section (default "
 	  PFE_SECTION_ENTRIES ")", parse_section },

@@ -161,6 +161,8 @@ struct pfe_plan {
 /* plan.c */
 const struct pfe_plan *pfe_plan_for(tree fndecl);
 const char *pfe_layout_refused(unsigned int pre, unsigned int post);
+/* pfe.c: whether NAME is a section or symbol name gas takes unquoted. */
+bool pfe_plain_name(const char *name);
 void pfe_register_attribute(void *event_data, void *data);
 
 /* kcfi.c, kcfi-hash.c */

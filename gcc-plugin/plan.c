@@ -182,7 +182,8 @@ static void check_counts(tree name, tree args, bool *no_add_attrs)
 }
 
 /* Whether SECTION, the third argument, names a record section: a string
- * that is not empty, as Clang 21 requires (the same errors). */
+ * that is not empty (as Clang 21 requires, the same errors) and a name gas
+ * takes unquoted. */
 static bool check_section(tree name, tree section)
 {
 	if (TREE_CODE(section) != STRING_CST) {
@@ -193,6 +194,13 @@ static bool check_section(tree name, tree section)
 	if (TREE_STRING_LENGTH(section) <= 1) {
 		error("pfe: %qE attribute: the record section must not be "
 		      "empty", name);
+		return false;
+	}
+	/* Clang quotes any other name; pfe writes it as it is. */
+	if (!pfe_plain_name(TREE_STRING_POINTER(section))) {
+		error("pfe: %qE attribute: record section %qs: a name is "
+		      "letters, digits, %<_%>, %<.%> and %<$%>, not first a "
+		      "digit", name, TREE_STRING_POINTER(section));
 		return false;
 	}
 	return true;
