@@ -34,6 +34,7 @@ set -eu
 cc=$1 plugin=$2 rt=$3
 rounds=${ROUNDS:-7}
 top=$(cd "$(dirname "$0")/.." && pwd -P)
+. "$top/scripts/figures.sh"
 out=$top/build/bench-runtime
 rm -rf "$out"
 mkdir -p "$out/res"
@@ -165,30 +166,37 @@ sleds() {
 	both) echo 200000 ;;
 	esac
 }
-echo "bench-runtime: pfe ($cc, fentry-nop + ops-slot) against LLVM XRay (clang-16), $rounds runs each, -O2"
-echo
-echo "| row | pfe: best (worst) | XRay: best (worst) | pfe / XRay | run by run |"
-echo "|---|---|---|---|---|"
-disabled "disabled, one function: ns per call, instrumented / plain" calls
-disabled "disabled, 100000 functions: ns per call, instrumented / plain" spread
-for m in entry both; do
-	row "$(label $m), one function: ns per call" calls-$m-pfe.ns_per_call calls-$m-xray.ns_per_call
-	row "$(label $m), 100000 functions: ns per call" spread-$m-pfe.ns_per_call spread-$m-xray.ns_per_call
-done
-row "entry only, 100000 functions, pfe by lookup: ns per call" \
-	spread-entry-lookup.ns_per_call spread-entry-xray.ns_per_call
-for m in entry both; do
-	for p in patch unpatch repatch reunpatch; do
-		row "$(label $m) (XRay: $(sleds $m) sleds), $p 100000: ms" patch-$m-pfe.${p}_ms patch-$m-xray.${p}_ms
+# The table and its legend, as printed, also into runtime/bench-figures.md
+# (with where and when it was measured): runtime/README.md's figures are
+# that file, written here, not by hand.
+table() {
+	echo "bench-runtime: pfe ($cc, fentry-nop + ops-slot) against LLVM XRay (clang-16), $rounds runs each, -O2"
+	echo
+	echo "| row | pfe: best (worst) | XRay: best (worst) | pfe / XRay | run by run |"
+	echo "|---|---|---|---|---|"
+	disabled "disabled, one function: ns per call, instrumented / plain" calls
+	disabled "disabled, 100000 functions: ns per call, instrumented / plain" spread
+	for m in entry both; do
+		row "$(label $m), one function: ns per call" calls-$m-pfe.ns_per_call calls-$m-xray.ns_per_call
+		row "$(label $m), 100000 functions: ns per call" spread-$m-pfe.ns_per_call spread-$m-xray.ns_per_call
 	done
-done
-echo
-echo "Disabled rows: each side's instrumented program over the same program built"
-echo "plain by the same compiler; pfe / XRay is the ratio of those two overheads."
-echo "Other rows: pfe's time over XRay's.  Best: the fastest of $rounds runs (each the"
-echo "fastest of 3 rounds); run by run: the ratio in each run, the two sides taking turns."
-echo "Patch rows: repatch and reunpatch are the second time in the same process."
-echo
+	row "entry only, 100000 functions, pfe by lookup: ns per call" \
+		spread-entry-lookup.ns_per_call spread-entry-xray.ns_per_call
+	for m in entry both; do
+		for p in patch unpatch repatch reunpatch; do
+			row "$(label $m) (XRay: $(sleds $m) sleds), $p 100000: ms" patch-$m-pfe.${p}_ms patch-$m-xray.${p}_ms
+		done
+	done
+	echo
+	echo "Disabled rows: each side's instrumented program over the same program built"
+	echo "plain by the same compiler; pfe / XRay is the ratio of those two overheads."
+	echo "Other rows: pfe's time over XRay's.  Best: the fastest of $rounds runs (each the"
+	echo "fastest of 3 rounds); run by run: the ratio in each run, the two sides taking turns."
+	echo "Patch rows: repatch and reunpatch are the second time in the same process."
+	echo
+}
+table | tee table.md
+figures_file "$top/runtime/bench-figures.md" "sh scripts/bench-runtime.sh (make bench)" table.md
 measured=$(date +%s)
 echo "bench-runtime: soak, 8 threads x 1000 functions toggled for 10 s"
 ./soak 10 > soak.out 2>&1 || fail "soak" soak.out

@@ -28,6 +28,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$top"
+. scripts/figures.sh
 
 tier=${1:-standard}
 case $tier in standard | full) ;; *) echo "check-matrix: tier $tier: standard or full" >&2; exit 1 ;; esac
@@ -120,6 +121,7 @@ t3=$(date +%s)
 # Each run's result line (scripts/suite-result.sh), read again from its
 # files: a run whose xargs job died says so there too.
 passed=0 failed=0
+: > build/check/results.txt
 count() { # count RESULT: add RESULT's first line to the totals
 	set -- $(echo "$1" | head -n 1 | sed 's/^[^:]*: //; s/[^0-9 ]//g')
 	passed=$((passed + ${1:-0}))
@@ -132,6 +134,7 @@ for name in harness gcc-tests $runs; do
 		echo "pfe.diff: $(cat "build/check/$name/diff-stats.txt")"
 	result=$(sh scripts/suite-result.sh "$name" "build/check/$name") || :
 	echo "$result"
+	echo "$result" | head -n 1 >> build/check/results.txt
 	count "$result"
 done
 
@@ -152,15 +155,24 @@ for v in $STEERING; do
 	[ -z "$val" ] || problems="$problems
 check: $v=$val in the environment changes what runs"
 done
-# Where the time went (README's figures are these lines).
-echo "time: $((t3 - start)) s in all (budget $((deadline - start)) s): installs $((t0 - start)) s, harness $((t1 - t0)) s, gcc-tests $((t2 - t1)) s, the runs $((t3 - t2)) s"
-echo "times: $(cat build/check/*/seconds 2>/dev/null | sort -k2,2nr | awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }')"
-# Sid cannot be pinned (no snapshot archive reachable): say what it gave.
-echo "sid: $(scripts/sid-run dpkg-query -W -f '${Status} ${Package} ${Version}\n' 'gcc-1[3-9]' 'clang-[0-9]*' uftrace \
+# Where the time went, and what sid gave (it cannot be pinned: no snapshot
+# archive is reachable); these lines and each run's result are also
+# testsuite/figures.md (scripts/figures.sh), the figures README gives.
+{
+	echo "time: $((t3 - start)) s in all (budget $((deadline - start)) s): installs $((t0 - start)) s, harness $((t1 - t0)) s, gcc-tests $((t2 - t1)) s, the runs $((t3 - t2)) s"
+	echo "times: $(cat build/check/*/seconds 2>/dev/null | sort -k2,2nr | awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }')"
+	echo "sid: $(scripts/sid-run dpkg-query -W -f '${Status} ${Package} ${Version}\n' 'gcc-1[3-9]' 'clang-[0-9]*' uftrace \
 	gcc-14-aarch64-linux-gnu 2>/dev/null | awk '$3 == "installed" { printf "%s%s %s", s, $4, $5; s = ", " }')"
+} > build/check/times.txt
+cat build/check/times.txt
 n=$(printf '%s' "$problems" | grep -c . || :)
 echo "=== check"
 echo "check: 0 passed, $n failed, 0 unsupported$problems"
 failed=$((failed + n))
-echo "$tier: $passed passed, $failed failed"
+echo "$tier: $passed passed, $failed failed" | tee -a build/check/times.txt
+cat build/check/times.txt build/check/results.txt > build/check/figures.txt
+# Only a run of the whole matrix: a subset would stand for make check.
+[ -n "${PFE_MATRIX:-}" ] ||
+	figures_file testsuite/figures.md "make $([ "$tier" = standard ] && echo check || echo check-full)" \
+		build/check/figures.txt fence
 [ "$failed" -eq 0 ]
