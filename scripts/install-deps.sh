@@ -196,8 +196,8 @@ install_kernel() {
 	rm -rf "$src" && mv "$src.new" "$src"
 }
 
-# The sources of testsuite/packages (first word of each line: a bookworm
-# source package), each unpacked once by apt-get source into
+# The sources of testsuite/packages (the first word of each line, up to a
+# "/": a bookworm source package), each unpacked once by apt-get source into
 # $PFE_PACKAGES/src/NAME (downloaded and unpacked beside it, then moved,
 # so a half-unpacked tree is never taken for a whole one).
 install_packages() {
@@ -213,7 +213,7 @@ install_packages() {
 		apt_updated=
 	fi
 	list=$(dirname "$0")/../testsuite/packages
-	for name in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ print $1 }'); do
+	for name in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ sub("/.*", "", $1); print $1 }'); do
 		[ -d "$PFE_PACKAGES/src/$name" ] && continue
 		apt_update_once
 		say "apt-get source $name into $PFE_PACKAGES/src/$name"

@@ -1,6 +1,7 @@
 /* garble-fentry-aarch64.S: pfe_garble_fentry, the fentry hook of make
  * check-packages' garble mode (-fplugin-arg-pfe-fentry=pfe_garble_fentry,
- * linked into every program and library by -Wl,garble-fentry-aarch64.o),
+ * linked into every program and library by -Wl,garble-fentry.o in CFLAGS
+ * and LDFLAGS),
  * reached by "mov x9, x30; bl pfe_garble_fentry" first thing in every
  * instrumented function, with its arguments unknown: x30 is the return
  * into the function, x9 the function's own return address, which goes
@@ -9,13 +10,14 @@
  * v16-v31, the upper halves of v8-v15, NZCV), keeping x8 (the indirect
  * result register) and x18 (the static chain).  A caller that keeps a
  * value in a register IPA-RA saw its callee leave alone loses it here.
- * Hidden: each library and program has its own.
+ * Hidden: each library and program has its own; weak: a link may get it
+ * twice (CFLAGS and LDFLAGS).
  * Debug: qemu-aarch64 -g 1234 PROGRAM, gdb-multiarch, break
  * pfe_garble_fentry. */
 #include "garble-regs-aarch64.h"
 
 	.text
-	.globl	pfe_garble_fentry
+	.weak	pfe_garble_fentry
 	.hidden	pfe_garble_fentry
 	.type	pfe_garble_fentry, %function
 	.p2align 2
