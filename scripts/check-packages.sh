@@ -37,6 +37,7 @@
 # (configure, build, tests), tests (NAME RESULT per test), failed, records
 # (pfe-scan list of its libraries), trace (mode c's pfe-trace reports);
 # -v prints a failing run's log tail.  Re-run one: -p PKG -c GCC -m MODE.
+# -r only writes results.md again from results.tsv.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 out=$top/build/packages
@@ -49,15 +50,16 @@ pfe_scan=$top/build/pfe-scan
 say() { printf 'check-packages: %s\n' "$*"; }
 die() { say "$*" >&2; exit 2; }
 
-pkgs= gccs= targets= modes= verbose= launch=
-while getopts p:c:t:m:v opt; do
+pkgs= gccs= targets= modes= verbose= launch= report_only=
+while getopts p:c:t:m:vr opt; do
 	case $opt in
 	p) pkgs="$pkgs $OPTARG" ;;
 	c) gccs="$gccs $OPTARG" ;;
 	t) targets="$targets $OPTARG" ;;
 	m) modes="$modes $OPTARG" ;;
 	v) verbose=1 ;;
-	*) die "usage: $0 [-p PKG]... [-c gcc-12|gcc-7|gcc-14]... [-t x86_64|aarch64]... [-m native|a|b|c|n5]... [-v]" ;;
+	r) report_only=1 ;;
+	*) die "usage: $0 [-p PKG]... [-c gcc-12|gcc-7|gcc-14]... [-t x86_64|aarch64]... [-m native|a|b|c|n5]... [-v] [-r]" ;;
 	esac
 done
 all_pkgs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ print $1 }')
@@ -380,6 +382,7 @@ row() {
 	mv "$out/results.tsv.new" "$out/results.tsv"
 	printf '%s\t%s\n' "$9" "$1 $2 $3 $4" >> "$out/this-run"
 	say "$1 $2 $3 $4: $9 (tests $5, failures $6, native $7, records $8${10:+; ${10}})"
+	write_md
 }
 
 # write_md: build/packages/results.md from results.tsv, in the order of
@@ -404,6 +407,11 @@ write_md() {
 
 [ -x "$pfe_scan" ] || nice -n 15 make -s -C "$top" build/pfe-scan || die "cannot build pfe-scan"
 mkdir -p "$out"
+if [ -n "$report_only" ]; then
+	write_md
+	say "results: $out/results.md"
+	exit 0
+fi
 : > "$out/this-run"
 for g in $gccs; do
 	for t in $targets; do
