@@ -123,14 +123,16 @@ trace_lib() {
 
 # distro_flags NAME TARGET COMPILER: dpkg-buildflags' NAME (CFLAGS, ...)
 # for TARGET with every hardening feature, less the flags COMPILER rejects
-# (an error compiling an empty file).
+# (an error compiling an empty file with it and the flags kept before it:
+# -Werror=format-security needs the -Wformat before it).
 distro_flags() {
 	arch=amd64
 	[ "$2" = aarch64 ] && arch=arm64
 	kept=
 	for f in $(DEB_HOST_ARCH=$arch DEB_BUILD_MAINT_OPTIONS=hardening=+all \
 		dpkg-buildflags --get "$1" 2>/dev/null); do
-		if $3 "$f" -x c -c /dev/null -o /dev/null 2>/dev/null; then
+		# shellcheck disable=SC2086
+		if $3 $kept "$f" -x c -c /dev/null -o /dev/null 2>/dev/null; then
 			kept="$kept $f"
 		else
 			say "$1: $f dropped: $3 rejects it" >> "$log"
