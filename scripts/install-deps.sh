@@ -59,7 +59,7 @@ KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils linux-source-6.1
 # make check-packages: the build systems and tools of testsuite/packages's
 # packages (their sources come from apt-get source, see install_packages).
 PACKAGES_PKGS="make gcc-12 g++-12 dpkg-dev cmake meson ninja-build pkg-config
- autoconf automake libtool gettext autopoint python3 qemu-user
+ autoconf automake libtool gettext autopoint python3 qemu-user libgtest-dev libgmock-dev
  gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu libc6-dev-arm64-cross"
 
 # GCC 7.5's build (scripts/build-gcc7.sh; also in HOST_PKGS): make check-kernel
