@@ -12,6 +12,8 @@
 #   make check-null              gcc-12's suite with a plugin that does nothing
 #                                passes only testsuite/null-plugin-passes
 #   make check-kernel            an arm64 kernel built with pfe boots and traces
+#   make check-packages          Debian packages built through pfe-cc pass
+#                                their own tests as natively (testsuite/packages)
 #   make bench                   compile-time ratios (sqlite3.c); libpfe
 #                                against LLVM XRay (scripts/bench-runtime.sh)
 #   make runtime [CC=...]        build/<CC>-runtime/libpfe.a, libpfe.so,
@@ -207,6 +209,17 @@ check-kernel:
 	KERNEL_CC=$(GCC7_AARCH64) NATIVE_CC=aarch64-linux-gnu-gcc KERNEL_PFE=wrapper \
 		sh scripts/check-kernel.sh
 
+# Debian bookworm packages (testsuite/packages) built unmodified through
+# pfe-cc on GCC 12 and 7.5, x86_64 and aarch64, their own tests as native
+# (a: -fpatchable-function-entry=5, b: a garbling fentry hook, c: under
+# pfe-trace); build/packages/results.md.  PACKAGES_ARGS= chooses (e.g.
+# "-c gcc-12 -t x86_64"); see scripts/check-packages.sh.  An hour or more.
+check-packages:
+	sh scripts/install-deps.sh packages
+	sh scripts/install-deps.sh toolchains
+	$(MAKE) -s build/pfe-scan
+	sh scripts/check-packages.sh $(PACKAGES_ARGS)
+
 bench: deps all build/pfe-scan
 	sh scripts/bench.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so
 	sh scripts/bench-runtime.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD)
@@ -216,4 +229,4 @@ clean:
 
 include pfe-scan/pfe-scan.mk
 
-.PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-full check-mutants check-null check-kernel check-gcc bench clean
+.PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-full check-mutants check-null check-kernel check-packages check-gcc bench clean

@@ -18,6 +18,10 @@
 #     scripts/build-gcc7.sh (15 to 30 minutes each, once);
 #   - the test corpus: sqlite3.c from the npm package better-sqlite3
 #     (pinned version) in $PFE_CORPUS;
+#   - only for "packages" (make check-packages): bookworm deb-src lines, the
+#     build tools (cmake, meson, dpkg-dev) and the sources of the packages
+#     that testsuite/packages lists, unpacked once by apt-get source into
+#     $PFE_PACKAGES (scripts/check-packages.sh builds copies of them);
 #   - only for "kernel" (make check-kernel): linux-source-6.1, unpacked once
 #     into $PFE_KERNEL, qemu-system-arm and the kernel build tools.
 # Debug: run with "sh -x"; apt's own output is in /tmp/pfe-install.log.
@@ -27,6 +31,7 @@ PFE_SID_ROOT=${PFE_SID_ROOT:-/var/lib/pfe/sid}
 SID_GCCS=${SID_GCCS:-"13 14 15 16"}
 PFE_CORPUS=${PFE_CORPUS:-/var/lib/pfe/corpus}
 PFE_KERNEL=${PFE_KERNEL:-/var/lib/pfe/kernel}
+PFE_PACKAGES=${PFE_PACKAGES:-/var/lib/pfe/packages}
 PFE_GCC_TESTS=${PFE_GCC_TESTS:-/var/lib/pfe/gcc-tests}
 GCC_TESTS_VERSION=14.2.0-19
 SQLITE_NPM=better-sqlite3@12.11.1
@@ -50,6 +55,12 @@ HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
 KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils linux-source-6.1
  qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  libc6-dev-arm64-cross"
+
+# make check-packages: the build systems and tools of testsuite/packages's
+# packages (their sources come from apt-get source, see install_packages).
+PACKAGES_PKGS="make gcc-12 g++-12 dpkg-dev cmake meson ninja-build pkg-config
+ autoconf automake libtool gettext autopoint python3 qemu-user libgtest-dev libgmock-dev
+ gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu libc6-dev-arm64-cross"
 
 # GCC 7.5's build (scripts/build-gcc7.sh; also in HOST_PKGS): make check-kernel
 # builds it without the rest.
@@ -185,6 +196,37 @@ install_kernel() {
 	rm -rf "$src" && mv "$src.new" "$src"
 }
 
+# The sources of testsuite/packages (the first word of each line, up to a
+# "/": a bookworm source package), each unpacked once by apt-get source into
+# $PFE_PACKAGES/src/NAME (downloaded and unpacked beside it, then moved,
+# so a half-unpacked tree is never taken for a whole one).
+install_packages() {
+	# shellcheck disable=SC2086
+	install_pkgs $PACKAGES_PKGS
+	# deb-src beside the machine's deb lines, with their key (apt refuses
+	# two Signed-By values for one suite).
+	src_list=/etc/apt/sources.list.d/pfe-bookworm-src.sources
+	if [ ! -f "$src_list" ]; then
+		key=$(sed -n 's/^Signed-By: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1)
+		{ printf 'Types: deb-src\nURIs: %s\nSuites: bookworm\nComponents: main\n' "$MIRROR"
+		  [ -z "$key" ] || printf 'Signed-By: %s\n' "$key"; } > "$src_list"
+		apt_updated=
+	fi
+	list=$(dirname "$0")/../testsuite/packages
+	for name in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ sub("/.*", "", $1); print $1 }'); do
+		[ -d "$PFE_PACKAGES/src/$name" ] && continue
+		apt_update_once
+		say "apt-get source $name into $PFE_PACKAGES/src/$name"
+		tmp=$PFE_PACKAGES/src/.$name.tmp
+		rm -rf "$tmp" && mkdir -p "$tmp"
+		(cd "$tmp" && apt-get source -q "$name/bookworm") >>"$LOG" 2>&1 ||
+			{ say "apt-get source $name failed, see $LOG"; rm -rf "$tmp"; exit 1; }
+		tree=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -1)
+		[ -n "$tree" ] || { say "apt-get source $name unpacked nothing"; exit 1; }
+		mv "$tree" "$PFE_PACKAGES/src/$name" && rm -rf "$tmp"
+	done
+}
+
 # GCC 7.5 (host and aarch64 cross) built from ../shared/toolchains, cached in
 # /var/lib/pfe/gcc-7.  Without its sources the matrix reports its runs as
 # UNSUPPORTED; any other failure stops here.
@@ -205,8 +247,9 @@ case "${1:-all}" in
 host) install_host; install_corpus ;;
 sid) install_sid; install_gcc_tests ;;
 kernel) install_kernel ;;
+packages) install_packages ;;
 toolchains) install_toolchains ;;
 all) install_host; install_corpus; [ "${PFE_NO_SID:-}" ] || { install_sid; install_gcc_tests; }; install_toolchains ;;
-*) say "usage: $0 [host|sid|kernel|toolchains|all]"; exit 1 ;;
+*) say "usage: $0 [host|sid|kernel|packages|toolchains|all]"; exit 1 ;;
 esac
 say "all dependencies present"
