@@ -10,7 +10,8 @@
  *   pfe-scan.c          main: options, one file at a time
  *   pfe-scan-cfi.c      the kCFI type hash before an entry (list --cfi,
  *                       verify --cfi) and the __kcfi_typeid_ symbols
- *   pfe-scan-list.c     `list` and `verify` (entry records, the fentry call
+ *   pfe-scan-list.c     `list`: what each record points at
+ *   pfe-scan-verify.c   `verify`: the checks (entry records, the fentry call
  *                       and its records, the ops slot, the kCFI hash)
  *   pfe-scan-collect.c  `collect`: the post-link address table object
  *   pfe-scan-sort.c     `sort`: sort and zero records in place
@@ -198,6 +199,7 @@ const struct func *func_at(const struct image *img, struct location loc);
 const struct func *func_before(const struct image *img, struct location loc);
 const struct func *func_containing(const struct image *img, struct location loc);
 uint64_t next_func_off(const struct image *img, const struct func *f);
+const char *linked_section(const struct image *img, size_t rs);
 bool find_symbol_addr(struct image *img, const char *name, uint64_t *addr);
 size_t record_sections(struct image *img, const char *name, size_t **out);
 size_t absolute_symbols(struct image *img, const char *prefix, struct named_value **out);
@@ -314,6 +316,9 @@ struct list_opts {
 	bool cfi;                /* show the kCFI hash before each entry */
 };
 
+void list_image(struct image *img, const struct list_opts *opts, FILE *out);
+
+/* pfe-scan-verify.c */
 struct verify_opts {
 	bool have_entry;         /* --entry=M,N: check the entry records */
 	unsigned m, n;
@@ -329,7 +334,6 @@ struct verify_opts {
 	const char *ops_sym;     /* what the slot holds; NULL: 0 or the NOPs */
 	enum cfi_layout cfi;     /* --cfi=clang|fixed: where the kCFI hash must be */
 };
-void list_image(struct image *img, const struct list_opts *opts, FILE *out);
 unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *out);
 
 /* pfe-scan-collect.c */

@@ -18,7 +18,8 @@ FUZZ_RUNS ?= -1
 FUZZ_SEED_CCS ?= gcc gcc@-m32 aarch64-linux-gnu-gcc-12 riscv64-linux-gnu-gcc-12
 
 SCAN_LIB_SRCS := pfe-scan/pfe-scan-elf.c pfe-scan/pfe-scan-arch.c pfe-scan/pfe-scan-site.c \
-	pfe-scan/pfe-scan-cfi.c pfe-scan/pfe-scan-list.c pfe-scan/pfe-scan-collect.c \
+	pfe-scan/pfe-scan-cfi.c pfe-scan/pfe-scan-list.c pfe-scan/pfe-scan-verify.c \
+	pfe-scan/pfe-scan-collect.c \
 	pfe-scan/pfe-scan-sort.c arch-hooks/encodings.c
 SCAN_HDRS := pfe-scan/pfe-scan.h arch-hooks/encodings.h
 
