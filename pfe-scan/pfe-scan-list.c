@@ -54,12 +54,11 @@ static void print_json_slot(struct image *img, const struct site *site, FILE *ou
 /* --cfi's keys: the hash as a number (-1: none) and its address (0: none). */
 static void print_json_cfi(struct image *img, const struct site *site, FILE *out)
 {
-	struct cfi_hash h;
+	const struct cfi_hash *h = &site->cfi;
 
-	site_cfi_hash(img, site, &h);
-	if (h.found)
-		fprintf(out, ",\"cfi\":%lu,\"cfi_at\":%llu", (unsigned long)h.value,
-			(unsigned long long)location_addr(img, h.at));
+	if (h->found)
+		fprintf(out, ",\"cfi\":%lu,\"cfi_at\":%llu", (unsigned long)h->value,
+			(unsigned long long)location_addr(img, h->at));
 	else
 		fputs(",\"cfi\":-1,\"cfi_at\":0", out);
 }
@@ -118,15 +117,10 @@ static void print_text(struct image *img, const struct list_opts *opts, const st
 		describe_slot(img, site->func, &slot);
 		fprintf(out, " slot=%s", slot_summary(img, &slot));
 	}
-	if (opts->cfi) {
-		struct cfi_hash h;
-
-		site_cfi_hash(img, site, &h);
-		if (h.found)
-			fprintf(out, " cfi=0x%08lx", (unsigned long)h.value);
-		else
-			fputs(" cfi=none", out);
-	}
+	if (opts->cfi && site->cfi.found)
+		fprintf(out, " cfi=0x%08lx", (unsigned long)site->cfi.value);
+	else if (opts->cfi)
+		fputs(" cfi=none", out);
 	putc('\n', out);
 }
 

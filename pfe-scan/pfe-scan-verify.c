@@ -312,7 +312,7 @@ static bool is_cold_part(const char *name)
 static bool excluded(const struct verify_opts *opts, const char *name)
 {
 	/* kCFI's __cfi_FOO (x86_64) is FOO's preamble, before its patch area. */
-	if (is_cold_part(name) || is_cfi_preamble(name))
+	if (is_cold_part(name) || pfe_layout_is_cfi_preamble(name))
 		return true;
 	for (size_t i = 0; i < opts->nexclude; i++)
 		if (!strcmp(opts->exclude[i], name))

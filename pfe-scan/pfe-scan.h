@@ -5,8 +5,8 @@
  *   pfe-scan-elf.c      open an ELF file: sections, function symbols, records
  *   pfe-scan-arch.c     each target: its bytes from arch-hooks/encodings.h,
  *                       and what pfe-scan alone reads (pushes, PLT, kCFI)
- *   pfe-scan-site.c     what sits at a record: function, pre/post NOPs, kind,
- *                       the entry call after the NOPs, the ops slot before
+ *   pfe-scan-site.c     what sits at a record: arch-hooks/layout.c's reader
+ *                       on a section, and where calls go, the slot's relocation
  *   pfe-scan.c          main: options, one file at a time
  *   pfe-scan-cfi.c      the kCFI type hash before an entry (list --cfi,
  *                       verify --cfi) and the __kcfi_typeid_ symbols
@@ -32,7 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "encodings.h"
+#include "layout.h"
 
 /* A decoded call instruction (or sequence: aarch64 `mov x9, x30; bl`,
  * riscv `auipc; jalr`, x86_64 `movabs $SYM, %r10; call *%r10`). */
@@ -231,6 +231,13 @@ static inline void store_le(uint8_t *p, unsigned size, uint64_t v)
 }
 
 /* pfe-scan-site.c */
+/* A kCFI type hash found before a function's entry. */
+struct cfi_hash {
+	bool found;
+	uint32_t value;
+	struct location at;       /* its 4 bytes (x86_64: after the b8 opcode) */
+};
+
 enum site_kind { KIND_NOPS, KIND_CALL, KIND_UNKNOWN };
 
 /* Where a call goes, as far as the file says. */
@@ -256,6 +263,7 @@ struct site {
 	/* Bytes of a kCFI hash (the `fixed` layout's) between the pre NOPs
 	 * and the entry, not counted in pre; 0 if none. */
 	uint64_t cfi_between;
+	struct cfi_hash cfi;      /* the function's kCFI hash, where its layout puts it */
 	/* The call that follows the post NOPs and register pushes, if any. */
 	const char *call;         /* what it calls (symbol, function or 0x...), or NULL */
 	struct call_dest call_dest;
@@ -287,22 +295,12 @@ bool find_nop_call(struct image *img, const struct func *f, const struct locatio
 		   int want_units, struct location *at, unsigned *units);
 void describe_slot(struct image *img, const struct func *f, struct ops_slot *slot);
 const char *slot_text(struct image *img, const struct ops_slot *slot);
+bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, struct cfi_hash *out);
 
 /* pfe-scan-cfi.c */
 enum cfi_layout { CFI_NONE, CFI_CLANG, CFI_FIXED };
 
-/* A kCFI type hash found before a function's entry. */
-struct cfi_hash {
-	bool found;
-	uint32_t value;
-	struct location at;       /* its 4 bytes (x86_64: after the b8 opcode) */
-};
-
-bool is_cfi_preamble(const char *name);
 const char *cfi_layout_name(enum cfi_layout layout);
-uint64_t cfi_hash_between(struct image *img, struct location loc, const struct func **f);
-bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, struct cfi_hash *out);
-void site_cfi_hash(struct image *img, const struct site *site, struct cfi_hash *out);
 bool has_cfi_preamble(struct image *img, const struct func *f);
 bool kcfi_typeid(struct image *img, const char *name, uint32_t *value);
 uint32_t kcfi_masked(const struct image *img, uint32_t typeid);
