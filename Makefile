@@ -103,10 +103,10 @@ RT_TARGET := $(strip \
 	$(if $(filter riscv64-%,$(GCC_TARGET)),riscv64))
 RT_BUILD := build/$(CC_NAME)-runtime
 RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/unwind.c runtime/api.c
-RT_HDRS := runtime/pfe.h runtime/internal.h arch-hooks/encodings.h
+RT_HDRS := runtime/pfe.h runtime/internal.h arch-hooks/encodings.h arch-hooks/layout.h
 RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fasynchronous-unwind-tables \
 	-fno-reorder-functions -fno-reorder-blocks-and-partition
-RT_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_SRCS)) $(RT_BUILD)/encodings.o \
+RT_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_SRCS)) $(RT_BUILD)/encodings.o $(RT_BUILD)/layout.o \
 	$(RT_BUILD)/tramp.o
 
 runtime: $(if $(RT_TARGET),$(RT_BUILD)/libpfe.a $(RT_BUILD)/libpfe.so $(RT_BUILD)/libpfe-trace.so)
@@ -115,8 +115,9 @@ $(RT_BUILD)/%.o: runtime/%.c $(RT_HDRS) Makefile
 	@mkdir -p $(RT_BUILD)
 	$(Q)$(CC) $(RT_CFLAGS) -c -o $@ $<
 
-# The encodings are libpfe's, not its interface: hidden.
-$(RT_BUILD)/encodings.o: arch-hooks/encodings.c arch-hooks/encodings.h Makefile
+# The encodings and the layout reader are libpfe's, not its interface: hidden.
+$(RT_BUILD)/encodings.o $(RT_BUILD)/layout.o: $(RT_BUILD)/%.o: arch-hooks/%.c arch-hooks/encodings.h \
+		arch-hooks/layout.h Makefile
 	@mkdir -p $(RT_BUILD)
 	$(Q)$(CC) $(RT_CFLAGS) -fvisibility=hidden -c -o $@ $<
 
