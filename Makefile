@@ -16,7 +16,8 @@
 #                                against LLVM XRay (scripts/bench-runtime.sh)
 #   make runtime [CC=...]        build/<CC>-runtime/libpfe.a, libpfe.so,
 #                                libpfe-trace.so (runtime/, scripts/pfe-trace)
-#                                for CC's target (x86_64, aarch64, riscv64)
+#                                for CC's target (x86_64, aarch64, riscv64);
+#                                build/pfe-trace-read, its record reader
 #
 # The plugin is compiled by the host C++ compiler that matches CC
 # (g++-N for gcc-N if it works, else g++; PLUGIN_CXX= to choose) against
@@ -48,16 +49,22 @@ ifndef PLUGIN_CXX
 PLUGIN_CXX := $(firstword $(foreach c,$(if $(filter $(HOST_ARCH)-%,$(GCC_TARGET)),g++-$(GCC_MAJOR)) g++,$(call cxx_works,$(c))))
 endif
 
-# arch-hooks/ has one file per GCC back end (config/<backend> in GCC).
+# arch-hooks/<target>/ has two layers: gcc.c, the plugin's hooks for one
+# GCC back end (config/i386 serves x86), and bytes.c, the plain-C facts
+# (arch-hooks/arch.h) pfe-scan, libpfe and the tests use, every target's.
+# arch-hooks/*.c (arch.c, layout.c, the reader of an entry's layout) are
+# plain C on those facts, no target's own: the plain-C layer with bytes.c.
 ARCH_BACKEND := $(strip \
-	$(if $(filter x86_64-% i%86-%,$(GCC_TARGET)),i386) \
+	$(if $(filter x86_64-% i%86-%,$(GCC_TARGET)),x86) \
 	$(if $(filter aarch64-%,$(GCC_TARGET)),aarch64) \
 	$(if $(filter riscv%,$(GCC_TARGET)),riscv))
-ARCH_SRC := arch-hooks/$(ARCH_BACKEND).c
+ARCH_SRC := arch-hooks/$(ARCH_BACKEND)/gcc.c
+ARCH_PLAIN_SRCS := $(sort $(wildcard arch-hooks/*.c)) $(sort $(wildcard arch-hooks/*/bytes.c))
+ARCH_PLAIN_HDRS := $(wildcard arch-hooks/*.h arch-hooks/*/*.h)
 
 PLUGIN_SRCS := gcc-plugin/pfe.c gcc-plugin/plan.c gcc-plugin/emit.c \
 	gcc-plugin/kcfi.c gcc-plugin/kcfi-hash.c gcc-plugin/lto.c $(ARCH_SRC)
-PLUGIN_HDRS := gcc-plugin/pfe.h gcc-plugin/gcc-compat.h
+PLUGIN_HDRS := gcc-plugin/pfe.h gcc-plugin/gcc-compat.h arch-hooks/names.h $(wildcard arch-hooks/*/*.h)
 PLUGIN_CXXFLAGS := -x c++ -fPIC -shared -O2 -fno-rtti -fno-exceptions \
 	-Wall -Wextra -Werror -Wno-unused-parameter \
 	-I$(PLUGIN_DIR)/include -Igcc-plugin/shim $(if $(LEGACY_ON),-DPFE_LEGACY)
@@ -103,25 +110,26 @@ RT_TARGET := $(strip \
 	$(if $(filter riscv64-%,$(GCC_TARGET)),riscv64))
 RT_BUILD := build/$(CC_NAME)-runtime
 RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/unwind.c runtime/api.c
-RT_HDRS := runtime/pfe.h runtime/internal.h arch-hooks/encodings.h arch-hooks/layout.h
+RT_HDRS := runtime/pfe.h runtime/internal.h runtime/tramp-layout.h $(ARCH_PLAIN_HDRS) runtime/trace.h runtime/trace-format.h
 RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fasynchronous-unwind-tables \
 	-fno-reorder-functions -fno-reorder-blocks-and-partition
-RT_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_SRCS)) $(RT_BUILD)/encodings.o $(RT_BUILD)/layout.o \
+RT_ARCH_OBJS := $(patsubst arch-hooks/%.c,$(RT_BUILD)/arch-hooks/%.o,$(ARCH_PLAIN_SRCS))
+RT_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_SRCS)) $(RT_ARCH_OBJS) \
 	$(RT_BUILD)/tramp.o
 
-runtime: $(if $(RT_TARGET),$(RT_BUILD)/libpfe.a $(RT_BUILD)/libpfe.so $(RT_BUILD)/libpfe-trace.so)
+runtime: $(if $(RT_TARGET),$(RT_BUILD)/libpfe.a $(RT_BUILD)/libpfe.so $(RT_BUILD)/libpfe-trace.so build/pfe-trace-read)
 
 $(RT_BUILD)/%.o: runtime/%.c $(RT_HDRS) Makefile
 	@mkdir -p $(RT_BUILD)
 	$(Q)$(CC) $(RT_CFLAGS) -c -o $@ $<
 
-# The encodings and the layout reader are libpfe's, not its interface: hidden.
-$(RT_BUILD)/encodings.o $(RT_BUILD)/layout.o: $(RT_BUILD)/%.o: arch-hooks/%.c arch-hooks/encodings.h \
-		arch-hooks/layout.h Makefile
-	@mkdir -p $(RT_BUILD)
+# The plain-C layer (the targets' tables, the layout reader) is libpfe's,
+# not its interface: hidden.
+$(RT_BUILD)/arch-hooks/%.o: arch-hooks/%.c $(ARCH_PLAIN_HDRS) Makefile
+	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RT_CFLAGS) -fvisibility=hidden -c -o $@ $<
 
-$(RT_BUILD)/tramp.o: runtime/tramp-$(RT_TARGET).S Makefile
+$(RT_BUILD)/tramp.o: runtime/tramp-$(RT_TARGET).S runtime/tramp-layout.h Makefile
 	@mkdir -p $(RT_BUILD)
 	$(Q)$(CC) -fPIC -c -o $@ $<
 
@@ -129,10 +137,16 @@ $(RT_BUILD)/libpfe.so: $(RT_OBJS)
 	@echo "  LD   $@"
 	$(Q)$(CC) -shared -o $@ $(RT_OBJS) -lpthread -ldl
 
-# pfe-trace's LD_PRELOAD library: libpfe and runtime/trace.c in one.
-$(RT_BUILD)/libpfe-trace.so: $(RT_OBJS) $(RT_BUILD)/trace.o
+# pfe-trace's LD_PRELOAD library: libpfe and runtime/trace*.c in one.
+$(RT_BUILD)/libpfe-trace.so: $(RT_OBJS) $(RT_BUILD)/trace.o $(RT_BUILD)/trace-record.o
 	@echo "  LD   $@"
-	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_OBJS) -lpthread -ldl
+	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_BUILD)/trace-record.o $(RT_OBJS) -lpthread -ldl
+
+# pfe-trace's reader of record files: a host tool (they are the same on
+# every target).
+build/pfe-trace-read: runtime/trace-read.c runtime/trace-format.h Makefile
+	@mkdir -p build
+	$(HOSTCC) -std=c11 -O2 -Wall -Wextra -Werror -o $@ runtime/trace-read.c
 
 $(RT_BUILD)/libpfe.a: $(RT_OBJS)
 	@echo "  AR   $@"
@@ -146,6 +160,7 @@ install-runtime: runtime
 	$(if $(RT_TARGET),install -m 0755 $(RT_BUILD)/libpfe-trace.so $(DESTDIR)$(PREFIX)/lib/libpfe-trace.so)
 	$(if $(RT_TARGET),install -m 0644 runtime/pfe.h $(DESTDIR)$(PREFIX)/include/pfe.h)
 	$(if $(RT_TARGET),install -m 0755 scripts/pfe-trace $(DESTDIR)$(PREFIX)/bin/pfe-trace)
+	$(if $(RT_TARGET),install -m 0755 build/pfe-trace-read $(DESTDIR)$(PREFIX)/bin/pfe-trace-read)
 
 deps:
 	sh scripts/install-deps.sh

@@ -18,8 +18,13 @@
  * its bytes are not NOPs (aarch64, riscv) or follow the opcode (x86_64),
  * and lie in no other function's code but the __cfi_<name> preamble's.
  *
- * Not a disassembler: the decoders of encodings.c say "is this exactly
- * that instruction".  Debugging: `pfe-scan list --json --ops-slot --cfi`
+ * Every per-target fact comes from the target's struct pfe_arch
+ * (arch-hooks/<target>/bytes.c): its entry NOPs (i386: no `lea` padding
+ * forms), landing pads, the fentry call's lead (aarch64's `mov x9, x30`),
+ * whether an entry call may go through memory (x86_64), the pushes x86
+ * saves the static chain with, kCFI's opcode (x86_64's `movl`, b8).
+ * Not a disassembler: those decoders say "is this exactly that
+ * instruction".  Debugging: `pfe-scan list --json --ops-slot --cfi`
  * prints what this file reads; compare with `objdump -d` there.
  */
 #include "layout.h"
@@ -29,56 +34,6 @@
 /* At most this many pushes between the NOPs and the call: the struct value
  * and the static chain registers (GCC's final.c, profile_function). */
 #define MAX_PUSHES 2
-
-/* ---- Per-target facts of the layout --------------------------------
- * Not in encodings.c's tables yet (pfe-scan/pfe-scan-arch.c holds the
- * same for pfe-scan's own use; they belong to each target's plain-C layer
- * of arch-hooks/, where issue 21 item 1 moves them):
- * - i386 counts NOPs with x86_64's decoder: the i386 table adds gas's `lea`
- *   padding forms, never an entry's NOPs (GCC's `nop`s); counting them
- *   would change the pre count of a function after alignment padding;
- * - a call through memory (`call *disp(%rip)`, ff 15) is an entry call on
- *   x86_64 only (i386's `ff 15 abs32` is a call through a global pointer);
- * - aarch64's fentry call starts with `mov x9, x30` (4 bytes);
- * - x86 saves the static chain around the entry call, as -pg does;
- * - kCFI: i386 has none; x86_64's hash follows `movl` (b8). */
-struct layout_target {
-	enum pfe_arch_id nops_id;
-	bool calls_via_memory;
-	unsigned call_lead;
-	size_t (*push)(const uint8_t *p, size_t avail);
-	bool kcfi;
-	uint8_t kcfi_opcode;
-	unsigned kcfi_opcode_len;
-};
-
-/* push %reg (50+r); on x86_64 also push %r8..%r15 (41 50+r). */
-static size_t x86_push(const uint8_t *p, size_t avail)
-{
-	return avail >= 1 && (p[0] & 0xf8) == 0x50 ? 1 : 0;
-}
-
-static size_t x86_64_push(const uint8_t *p, size_t avail)
-{
-	if (avail >= 2 && p[0] == 0x41 && (p[1] & 0xf8) == 0x50)
-		return 2;
-	return x86_push(p, avail);
-}
-
-static const struct layout_target targets[PFE_ARCH_COUNT] = {
-	[PFE_ARCH_X86_64] = { .nops_id = PFE_ARCH_X86_64, .calls_via_memory = true,
-			      .push = x86_64_push, .kcfi = true, .kcfi_opcode = 0xb8,
-			      .kcfi_opcode_len = 1 },
-	[PFE_ARCH_I386] = { .nops_id = PFE_ARCH_X86_64, .push = x86_push },
-	[PFE_ARCH_AARCH64] = { .nops_id = PFE_ARCH_AARCH64, .call_lead = 4, .kcfi = true },
-	[PFE_ARCH_RISCV64] = { .nops_id = PFE_ARCH_RISCV64, .kcfi = true },
-};
-/* ---- end of the per-target facts ---- */
-
-static const struct layout_target *target(const struct pfe_layout_code *c)
-{
-	return &targets[c->arch->id];
-}
 
 static uint64_t clip(const struct pfe_layout_code *c, uint64_t limit)
 {
@@ -90,7 +45,7 @@ size_t pfe_layout_nop(const struct pfe_layout_code *c, uint64_t off, uint64_t li
 	limit = clip(c, limit);
 	if (off >= limit)
 		return 0;
-	return pfe_arch_get(target(c)->nops_id)->nop(c->bytes + off, limit - off, units);
+	return c->arch->entry_nop(c->bytes + off, limit - off, units);
 }
 
 uint64_t pfe_layout_pad(const struct pfe_layout_code *c, uint64_t off, const char **name)
@@ -98,32 +53,33 @@ uint64_t pfe_layout_pad(const struct pfe_layout_code *c, uint64_t off, const cha
 	return off < c->size ? c->arch->landing_pad(c->bytes + off, c->size - off, name) : 0;
 }
 
-/* The call at OFF: encodings.c's decoder, with the fentry call's leading
- * instructions taken as part of it, since that is where the call-site
- * record points. */
-size_t pfe_layout_call(const struct pfe_layout_code *c, uint64_t off, uint64_t limit,
-		       struct pfe_enc_call *out)
+/* The call at P: the target's decoder, from the fentry call's lead on,
+ * since that is where the call-site record points. */
+size_t pfe_layout_decode_call(const struct pfe_arch *a, const uint8_t *p, size_t avail, uint64_t pc,
+			      struct pfe_enc_call *out)
 {
-	const struct layout_target *t = target(c);
-	const uint8_t *p;
-	size_t skip = 0, len, avail;
+	size_t skip = 0, len;
 
-	limit = clip(c, limit);
-	if (off >= limit)
-		return 0;
-	p = c->bytes + off;
-	avail = limit - off;
-	if (t->call_lead && avail >= t->call_lead && !memcmp(p, c->arch->fentry_call->bytes, t->call_lead))
-		skip = t->call_lead;
-	len = c->arch->call(p + skip, avail - skip, c->addr + off + skip, out);
+	if (a->call_lead && avail >= a->call_lead && !memcmp(p, a->fentry_call->bytes, a->call_lead))
+		skip = a->call_lead;
+	len = a->call(p + skip, avail - skip, pc + skip, out);
 	if (!len && skip) {	/* the lead without its call: try from P itself */
 		skip = 0;
-		len = c->arch->call(p, avail, c->addr + off, out);
+		len = a->call(p, avail, pc, out);
 	}
-	if (!len || (out->kind == PFE_CALL_INDIRECT_MEM && !t->calls_via_memory))
+	if (!len || (out->kind == PFE_CALL_INDIRECT_MEM && !a->calls_via_memory))
 		return 0;
 	out->reloc_off += skip;
 	return skip + len;
+}
+
+size_t pfe_layout_call(const struct pfe_layout_code *c, uint64_t off, uint64_t limit,
+		       struct pfe_enc_call *out)
+{
+	limit = clip(c, limit);
+	if (off >= limit)
+		return 0;
+	return pfe_layout_decode_call(c->arch, c->bytes + off, limit - off, c->addr + off, out);
 }
 
 /* Is the fentry call's NOP form at OFF? */
@@ -162,22 +118,10 @@ static void count_nops(const struct pfe_layout_code *c, uint64_t off, uint64_t l
 	}
 }
 
-/* Are the LEN bytes at OFF all NOPs (riscv: `nop` or two `c.nop`)? */
-static bool all_nops(const struct pfe_layout_code *c, uint64_t off, uint64_t len)
-{
-	unsigned u;
-	size_t n;
-
-	for (uint64_t end = off + len; off < end; off += n)
-		if (!(n = pfe_layout_nop(c, off, end, &u)))
-			return false;
-	return true;
-}
-
 /* Bytes of the register pushes (at most MAX_PUSHES) at OFF, up to LIMIT. */
 static uint64_t pushes_at(const struct pfe_layout_code *c, uint64_t off, uint64_t limit)
 {
-	size_t (*push)(const uint8_t *, size_t) = target(c)->push;
+	size_t (*push)(const uint8_t *, size_t) = c->arch->push;
 	uint64_t start = off;
 	size_t len;
 
@@ -190,14 +134,14 @@ static uint64_t pushes_at(const struct pfe_layout_code *c, uint64_t off, uint64_
 
 bool pfe_layout_is_cfi_preamble(const char *name)
 {
-	return name && !strncmp(name, PFE_CFI_PREFIX, sizeof PFE_CFI_PREFIX - 1);
+	return name && !strncmp(name, PFE_KCFI_PREAMBLE_PREFIX, sizeof PFE_KCFI_PREAMBLE_PREFIX - 1);
 }
 
 /* Is OWNER, a function whose code covers a hash, F's own preamble? */
 static bool is_preamble_of(const struct pfe_layout_func *owner, const struct pfe_layout_func *f)
 {
 	return pfe_layout_is_cfi_preamble(owner->name) && f->name &&
-	       !strcmp(owner->name + sizeof PFE_CFI_PREFIX - 1, f->name);
+	       !strcmp(owner->name + sizeof PFE_KCFI_PREAMBLE_PREFIX - 1, f->name);
 }
 
 /* Does F's kCFI hash have its 4 bytes at OFF?  See the top of the file
@@ -205,29 +149,29 @@ static bool is_preamble_of(const struct pfe_layout_func *owner, const struct pfe
 static bool hash_at(const struct pfe_layout_code *c, const struct pfe_layout_func *f,
 		    uint64_t off, uint32_t *value)
 {
-	const struct layout_target *t = target(c);
+	const struct pfe_arch *a = c->arch;
 	struct pfe_layout_func owner;
 	uint64_t start;
 
-	if (!t->kcfi || off < t->kcfi_opcode_len || off > c->size ||
-	    c->size - off < PFE_CFI_HASH_SIZE || off % c->arch->insn_align)
+	if (!a->kcfi || off < a->kcfi_opcode_len || off > c->size ||
+	    c->size - off < PFE_KCFI_HASH_SIZE || off % a->insn_align)
 		return false;
-	start = off - t->kcfi_opcode_len;
-	if (t->kcfi_opcode_len ? c->bytes[start] != t->kcfi_opcode
-			       : all_nops(c, off, PFE_CFI_HASH_SIZE))
+	start = off - a->kcfi_opcode_len;
+	if (a->kcfi_opcode_len ? c->bytes[start] != a->kcfi_opcode
+			       : pfe_enc_all_entry_nops(a, c->bytes + off, PFE_KCFI_HASH_SIZE))
 		return false;
 	if (c->containing(c->ctx, start, &owner) && !is_preamble_of(&owner, f))
 		return false;
-	*value = (uint32_t)pfe_enc_load(c->bytes + off, PFE_CFI_HASH_SIZE);
+	*value = (uint32_t)pfe_enc_load(c->bytes + off, PFE_KCFI_HASH_SIZE);
 	return true;
 }
 
 bool pfe_layout_hash(const struct pfe_layout_code *c, const struct pfe_layout_func *f,
 		     uint64_t gap, uint32_t *value, uint64_t *at)
 {
-	if (f->off < gap + PFE_CFI_HASH_SIZE)
+	if (f->off < gap + PFE_KCFI_HASH_SIZE)
 		return false;
-	*at = f->off - gap - PFE_CFI_HASH_SIZE;
+	*at = f->off - gap - PFE_KCFI_HASH_SIZE;
 	return hash_at(c, f, *at, value);
 }
 
@@ -238,13 +182,13 @@ bool pfe_layout_hash(const struct pfe_layout_code *c, const struct pfe_layout_fu
 static uint64_t hash_between(const struct pfe_layout_code *c, uint64_t off,
 			     struct pfe_layout_func *f)
 {
-	const struct layout_target *t = target(c);
-	uint64_t len = t->kcfi_opcode_len + PFE_CFI_HASH_SIZE;
+	const struct pfe_arch *a = c->arch;
+	uint64_t len = a->kcfi_opcode_len + PFE_KCFI_HASH_SIZE;
 	struct pfe_layout_func next;
 	uint32_t value;
 
-	if (!t->kcfi || !c->at(c->ctx, off + len, &next) || pfe_layout_is_cfi_preamble(next.name) ||
-	    !hash_at(c, &next, off + t->kcfi_opcode_len, &value))
+	if (!a->kcfi || !c->at(c->ctx, off + len, &next) || pfe_layout_is_cfi_preamble(next.name) ||
+	    !hash_at(c, &next, off + a->kcfi_opcode_len, &value))
 		return 0;
 	*f = next;
 	return len;
@@ -367,7 +311,7 @@ void pfe_layout_slot(const struct pfe_layout_code *c, const struct pfe_layout_fu
 	out->room = true;
 	out->off = f->off - PFE_SLOT_SIZE;
 	out->value = pfe_enc_load(c->bytes + out->off, PFE_SLOT_SIZE);
-	out->nops = all_nops(c, out->off, PFE_SLOT_SIZE);
+	out->nops = pfe_enc_all_entry_nops(c->arch, c->bytes + out->off, PFE_SLOT_SIZE);
 }
 
 bool pfe_layout_find_nop_form(const struct pfe_layout_code *c, const struct pfe_layout_func *f,

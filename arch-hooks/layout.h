@@ -11,8 +11,11 @@
  * the NOP bytes before and after it, the fentry call or its NOP form after
  * the NOPs, and the 8 bytes before the entry (the ops slot).
  *
- * Plain C11 on arch-hooks/encodings.h's tables: no GCC, no ELF.  All
- * positions are offsets into one window of code (pfe-scan: a section;
+ * Part of arch-hooks/' plain-C layer (arch.h): plain C11, no GCC, no ELF,
+ * no target's facts of its own: every one (entry NOPs, landing pads, the
+ * fentry call's lead, calls through memory, pushes, kCFI's opcode) is a
+ * field of the target's struct pfe_arch, arch-hooks/<target>/bytes.c.
+ * All positions are offsets into one window of code (pfe-scan: a section;
  * libpfe: an object's executable segment); the window's ADDR turns them
  * into addresses where a call's target needs one.
  * Debugging: `pfe-scan list --json --ops-slot --cfi FILE` prints every
@@ -21,11 +24,9 @@
 #ifndef PFE_LAYOUT_H
 #define PFE_LAYOUT_H
 
-#include "encodings.h"
+#include "arch.h"
 
-/* kCFI's preamble symbol of FOO is __cfi_FOO (x86_64, Clang and pfe). */
-#define PFE_CFI_PREFIX "__cfi_"
-#define PFE_CFI_HASH_SIZE 4
+/* The ops slot: the 8 bytes before an entry. */
 #define PFE_SLOT_SIZE 8
 
 /* A function symbol, as the caller's lookup gives it. */
@@ -98,8 +99,12 @@ struct pfe_layout_slot {
 size_t pfe_layout_nop(const struct pfe_layout_code *c, uint64_t off, uint64_t limit, unsigned *units);
 /* Length of the landing pad at OFF (0 if none) and its name. */
 uint64_t pfe_layout_pad(const struct pfe_layout_code *c, uint64_t off, const char **name);
-/* Length of the call at OFF (0 if none), the fentry call's leading
- * instructions (aarch64's `mov x9, x30`) included. */
+/* Length of the call at P, address PC (0 if none) as an entry call: the
+ * fentry call's leading instructions (aarch64's `mov x9, x30`) included,
+ * through memory only where the target's entry calls may go so. */
+size_t pfe_layout_decode_call(const struct pfe_arch *a, const uint8_t *p, size_t avail, uint64_t pc,
+			      struct pfe_enc_call *out);
+/* The same at OFF of the window, up to LIMIT. */
 size_t pfe_layout_call(const struct pfe_layout_code *c, uint64_t off, uint64_t limit,
 		       struct pfe_enc_call *out);
 /* The fentry call or its NOP form at OFF, and its length. */

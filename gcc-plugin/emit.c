@@ -49,7 +49,7 @@ static struct {
 static void put_nops(FILE *out, unsigned int count)
 {
 	for (unsigned int i = 0; i < count; i++)
-		fputs(pfe_arch->nop, out);
+		fputs(pfe_backend->nop, out);
 }
 
 /* A record in SECTION of LABEL: linked to the function's section and in its
@@ -60,11 +60,11 @@ static void put_record(FILE *out, const struct pfe_plan *plan,
 	tree group = DECL_COMDAT_GROUP(plan->decl);
 
 	fprintf(out, "\t.pushsection\t%s,\"awo%s\",%s,%s", section,
-		group ? "G" : "", pfe_arch->section_type, label);
+		group ? "G" : "", pfe_backend->section_type, label);
 	if (group)
 		fprintf(out, ",%s,comdat", IDENTIFIER_POINTER(group));
 	fprintf(out, "\n\t.p2align\t%u\n%s%s\n\t.popsection\n",
-		pfe_arch->pointer_log2, pfe_arch->pointer_op, label);
+		pfe_backend->pointer_log2, pfe_backend->pointer_op, label);
 }
 
 /* The record of the NOP area and its label, .LPFE<n>, at the first NOP. */
@@ -85,7 +85,7 @@ static void put_fentry_call(FILE *out, const struct pfe_plan *plan)
 
 	snprintf(label, sizeof(label), ".LPFC%u", plan->label_no);
 	put_record(out, plan, pfe_opts.call_section, label);
-	pfe_arch->put_fentry_call(out, pfe_opts.fentry, label, pfe_opts.fentry_nop);
+	pfe_backend->put_fentry_call(out, pfe_opts.fentry, label, pfe_opts.fentry_nop);
 }
 
 /* The area after the label, as text: a landing pad if the target needs
@@ -112,8 +112,8 @@ static unsigned int area_align_log2(const struct pfe_plan *plan)
 {
 	unsigned int align = plan->ops_slot ? 8 : 1;
 
-	if (plan->fentry && pfe_arch->call_align > align)
-		align = pfe_arch->call_align;
+	if (plan->fentry && pfe_backend->call_align > align)
+		align = pfe_backend->call_align;
 	return exact_log2(align);
 }
 
@@ -125,7 +125,7 @@ static void put_pre_area(FILE *out, const struct pfe_plan *plan)
 	if (area_align_log2(plan))
 		fprintf(out, "\t.p2align\t%u\n", area_align_log2(plan));
 	if (plan->ops_slot && plan->pre == 0)
-		fprintf(out, pfe_arch->slot_format,
+		fprintf(out, pfe_backend->slot_format,
 			pfe_opts.ops_slot_value ? pfe_opts.ops_slot_value : "0");
 	pfe_kcfi_put_before_nops(out, plan);
 	if (plan->pre > 0) {
@@ -168,8 +168,8 @@ int pfe_insn_code(pfe_insn insn)
 
 static bool insn_is_landing_pad(pfe_insn insn)
 {
-	return pfe_arch->is_landing_pad && pfe_insn_code(insn) >= 0 &&
-	       pfe_arch->is_landing_pad(insn);
+	return pfe_backend->is_landing_pad && pfe_insn_code(insn) >= 0 &&
+	       pfe_backend->is_landing_pad(insn);
 }
 
 /* The first insn that will produce code or a label, or NULL (a body
@@ -205,8 +205,8 @@ static void put_pending_post_area(FILE *out, pfe_insn after)
 	/* x86 -pg -mfentry with CET: GCC holds ENDBR back to print it before
 	 * its call; it goes before the NOPs instead. */
 	const char *pad = pending_post_area.pad;
-	if (!pad && !after && pfe_arch->take_queued_landing_pad)
-		pad = pfe_arch->take_queued_landing_pad();
+	if (!pad && !after && pfe_backend->take_queued_landing_pad)
+		pad = pfe_backend->take_queued_landing_pad();
 	put_post_area(out, plan, pad);
 }
 
@@ -235,9 +235,9 @@ static void plan_post_area(const struct pfe_plan *plan)
 	pending_post_area.plan = plan;
 	pending_post_area.after = after_pad ? first : NULL;
 	pending_post_area.pad = !after_pad && first &&
-				pfe_arch->displaced_landing_pad &&
-				pfe_arch->displaced_landing_pad(first)
-				? pfe_arch->landing_pad_text : NULL;
+				pfe_backend->displaced_landing_pad &&
+				pfe_backend->displaced_landing_pad(first)
+				? pfe_backend->landing_pad_text : NULL;
 }
 
 static void clobber_reg_before(pfe_insn where, unsigned int regno)
@@ -260,8 +260,8 @@ static void insert_entry_clobbers(const struct pfe_plan *plan)
 	pfe_insn first = entry_insertion_point();
 
 	if (plan->clobbers == PFE_CLOBBERS_SCRATCH) {
-		for (unsigned int i = 0; i < pfe_arch->n_scratch; i++)
-			clobber_reg_before(first, pfe_arch->scratch_regs[i]);
+		for (unsigned int i = 0; i < pfe_backend->n_scratch; i++)
+			clobber_reg_before(first, pfe_backend->scratch_regs[i]);
 		return;
 	}
 	for (unsigned int regno = 0; regno < FIRST_PSEUDO_REGISTER; regno++)
@@ -290,7 +290,7 @@ static unsigned int pfe_entry_execute(void)
 static bool text_is_landing_pad(const char *asm_text)
 {
 	asm_text += strspn(asm_text, " \t");
-	for (const char *const *pad = pfe_arch->landing_pads; *pad; pad++)
+	for (const char *const *pad = pfe_backend->landing_pads; *pad; pad++)
 		if (!strncmp(asm_text, *pad, strlen(*pad)))
 			return true;
 	return false;
@@ -390,7 +390,7 @@ void pfe_emit_init(void)
 }
 
 /* fentry on a target where the call makes the function no leaf
- * (pfe_arch->fentry_not_leaf), as GCC's -pg does (leaf_function_p): on
+ * (pfe_backend->fentry_not_leaf), as GCC's -pg does (leaf_function_p): on
  * x86 no red zone for locals, so the code is byte for byte -pg -mfentry's.
  * IRA computes crtl->is_leaf; this corrects it as reload starts, before
  * it lays out the frame.  Not as a pass of our own after "ira": the pass
@@ -402,7 +402,7 @@ static void pfe_before_pass(void *gcc_data, void *user_data ATTRIBUTE_UNUSED)
 {
 	const opt_pass *pass = (const opt_pass *)gcc_data;
 
-	if (pfe_arch->fentry_not_leaf && pass && pass->name &&
+	if (pfe_backend->fentry_not_leaf && pass && pass->name &&
 	    !strcmp(pass->name, "reload") && current_function_decl &&
 	    pfe_plan_for(current_function_decl)->fentry)
 		crtl->is_leaf = false;

@@ -222,9 +222,9 @@ static void mangle_tag(struct mangler *m, tree t)
 	char anon[32];
 	const char *s;
 
-	if (pfe_arch->kcfi_va_list && va_list_type_node &&
+	if (pfe_backend->kcfi_va_list && va_list_type_node &&
 	    t == TYPE_MAIN_VARIANT(va_list_type_node)) {
-		buf_add(&m->out, pfe_arch->kcfi_va_list);
+		buf_add(&m->out, pfe_backend->kcfi_va_list);
 		return;
 	}
 	if (!name)
@@ -251,9 +251,14 @@ static void mangle_tag(struct mangler *m, tree t)
  * (PLUGIN_FINISH_DECL) and looks it up here. */
 void pfe_kcfi_note_typedef(tree decl)
 {
-	tree original = DECL_ORIGINAL_TYPE(decl), tag;
+	tree original, tag;
 
-	if (TREE_CODE(decl) != TYPE_DECL || !original)
+	/* Parameters and variables come here too: DECL_ORIGINAL_TYPE is a
+	 * TYPE_DECL's field only (elsewhere it reads another field). */
+	if (TREE_CODE(decl) != TYPE_DECL)
+		return;
+	original = DECL_ORIGINAL_TYPE(decl);
+	if (!original)
 		return;
 	tag = TYPE_MAIN_VARIANT(original);
 	if ((TREE_CODE(tag) != RECORD_TYPE && TREE_CODE(tag) != UNION_TYPE &&

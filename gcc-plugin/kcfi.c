@@ -51,8 +51,8 @@ static unsigned int hash_offset(unsigned int pre_bytes)
  * the check's load cannot reach that far (aarch64 LDUR: 256 bytes). */
 const char *pfe_kcfi_layout_refused(unsigned int pre_bytes)
 {
-	if (pfe_opts.cfi == PFE_CFI_NONE || !pfe_arch->put_kcfi_hash ||
-	    hash_offset(pre_bytes) <= pfe_arch->kcfi_max_offset)
+	if (pfe_opts.cfi == PFE_CFI_NONE || !pfe_backend->put_kcfi_hash ||
+	    hash_offset(pre_bytes) <= pfe_backend->kcfi_max_offset)
 		return NULL;
 	return "cfi=kcfi: the hash before that many NOPs is out of the "
 	       "check's reach (use cfi-layout=fixed)";
@@ -67,9 +67,16 @@ void pfe_kcfi_check_options(void)
 				  "%<-fplugin-arg-pfe-cfi%>");
 		return;
 	}
-	if (!pfe_arch->put_kcfi_hash)
+	if (!pfe_backend->put_kcfi_hash)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> is not supported "
 			  "for i386 (Clang has kCFI for %s only)", "x86_64");
+	/* The checks go in after "optimized", which an LTO compile never
+	 * reaches, and the link has only GIMPLE types, not the C ones the
+	 * hashes are of. */
+	if (flag_lto)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> does not go with "
+			  "%<-flto%> (the hashes are of C types, which the link "
+			  "no longer has): compile without %<-flto%>");
 	if (strncmp(lang_hooks.name, "GNU C", 5) || lang_hooks.name[5] == '+')
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> is for C, not %s "
 			  "(its types would hash as C types, unlike those of Clang)",
@@ -117,8 +124,8 @@ void pfe_kcfi_plan(struct pfe_plan *plan)
 /* NOPs filling BYTES. */
 static void put_pad(FILE *out, unsigned int bytes)
 {
-	for (unsigned int i = 0; i < bytes / pfe_arch->nop_size; i++)
-		fputs(pfe_arch->nop, out);
+	for (unsigned int i = 0; i < bytes / pfe_backend->nop_size; i++)
+		fputs(pfe_backend->nop, out);
 }
 
 /* The function's name, as the assembler sees it. */
@@ -134,23 +141,25 @@ static void put_cfi_symbol(FILE *out, tree decl)
 	const char *name = function_name(decl);
 
 	if (DECL_WEAK(decl))
-		fprintf(out, "\t.weak\t__cfi_%s\n", name);
+		fprintf(out, "\t.weak\t" PFE_KCFI_PREAMBLE_PREFIX "%s\n", name);
 	else if (TREE_PUBLIC(decl))
-		fprintf(out, "\t.globl\t__cfi_%s\n", name);
-	fprintf(out, "\t.type\t__cfi_%s, %s\n__cfi_%s:\n", name,
-		strcmp(pfe_arch->section_type, "@progbits") ? "%function"
+		fprintf(out, "\t.globl\t" PFE_KCFI_PREAMBLE_PREFIX "%s\n", name);
+	fprintf(out, "\t.type\t" PFE_KCFI_PREAMBLE_PREFIX "%s, %s\n"
+		PFE_KCFI_PREAMBLE_PREFIX "%s:\n", name,
+		strcmp(pfe_backend->section_type, "@progbits") ? "%function"
 							   : "@function", name);
 }
 
 /* The hash, after PAD bytes of NOPs, labelled __cfi_<name> on x86. */
 static void put_hash(FILE *out, const struct pfe_plan *plan, unsigned int pad)
 {
-	if (pfe_arch->kcfi_symbol)
+	if (pfe_backend->kcfi_symbol)
 		put_cfi_symbol(out, plan->decl);
 	put_pad(out, pad);
-	pfe_arch->put_kcfi_hash(out, plan->kcfi_hash);
-	if (pfe_arch->kcfi_symbol)
-		fprintf(out, "\t.size\t__cfi_%s, .-__cfi_%s\n",
+	pfe_backend->put_kcfi_hash(out, plan->kcfi_hash);
+	if (pfe_backend->kcfi_symbol)
+		fprintf(out, "\t.size\t" PFE_KCFI_PREAMBLE_PREFIX "%s, .-"
+			PFE_KCFI_PREAMBLE_PREFIX "%s\n",
 			function_name(plan->decl), function_name(plan->decl));
 }
 
@@ -159,11 +168,11 @@ static void put_hash(FILE *out, const struct pfe_plan *plan, unsigned int pad)
  * everywhere, for the hash). */
 static unsigned int pad_bytes(const struct pfe_plan *plan)
 {
-	unsigned int align = 1u << pfe_arch->kcfi_align_log2();
-	unsigned int used = plan->pre * pfe_arch->nop_size +
-			    (plan->kcfi_hashed ? pfe_arch->kcfi_hash_size : 0);
+	unsigned int align = 1u << pfe_backend->kcfi_align_log2();
+	unsigned int used = plan->pre * pfe_backend->nop_size +
+			    (plan->kcfi_hashed ? pfe_backend->kcfi_hash_size : 0);
 
-	if (!pfe_arch->kcfi_pad && !(plan->kcfi_hashed && layout_fixed()))
+	if (!pfe_backend->kcfi_pad && !(plan->kcfi_hashed && layout_fixed()))
 		return 0;
 	return (align - used % align) % align;
 }
@@ -172,10 +181,10 @@ static unsigned int pad_bytes(const struct pfe_plan *plan)
  * in the clang layout, the hash. */
 void pfe_kcfi_put_before_nops(FILE *out, const struct pfe_plan *plan)
 {
-	if (!plan->kcfi || (!plan->kcfi_hashed && !pfe_arch->kcfi_pad))
+	if (!plan->kcfi || (!plan->kcfi_hashed && !pfe_backend->kcfi_pad))
 		return;
-	if (pfe_arch->kcfi_align_log2())
-		fprintf(out, "\t.p2align\t%u\n", pfe_arch->kcfi_align_log2());
+	if (pfe_backend->kcfi_align_log2())
+		fprintf(out, "\t.p2align\t%u\n", pfe_backend->kcfi_align_log2());
 	if (plan->kcfi_hashed && !layout_fixed())
 		put_hash(out, plan, pad_bytes(plan));
 	else
@@ -195,12 +204,12 @@ static void put_trap_record(FILE *out)
 {
 	tree group = DECL_COMDAT_GROUP(current_function_decl);
 
-	fprintf(out, "\t.pushsection\t.kcfi_traps,\"ao%s\",%s,.Lkcfi_trap%%=",
-		group ? "G" : "", pfe_arch->section_type);
+	fprintf(out, "\t.pushsection\t" PFE_SECTION_KCFI_TRAPS ",\"ao%s\",%s,.Lkcfi_trap%%=",
+		group ? "G" : "", pfe_backend->section_type);
 	if (group)
 		fprintf(out, ",%s,comdat", IDENTIFIER_POINTER(group));
 	fprintf(out, "\n.Lkcfi_entry%%=:\n%s.Lkcfi_trap%%=-.Lkcfi_entry%%=\n"
-		"\t.popsection\n", pfe_arch->kcfi_trap_word);
+		"\t.popsection\n", pfe_backend->kcfi_trap_word);
 }
 
 /* The asm template of a check against HASH at OFFSET; free it. */
@@ -212,8 +221,8 @@ static char *check_template(unsigned int hash, unsigned int offset)
 
 	if (!out)
 		pfe_fatal("pfe: out of memory");
-	pfe_arch->put_kcfi_check(out, hash, offset);
-	if (pfe_arch->kcfi_trap_word)
+	pfe_backend->put_kcfi_check(out, hash, offset);
+	if (pfe_backend->kcfi_trap_word)
 		put_trap_record(out);
 	fputs(".Lkcfi_pass%=:", out);
 	fclose(out);
@@ -245,7 +254,7 @@ static void insert_check(gimple_stmt_iterator *gsi, pfe_gimple call,
 	}
 	vec_safe_push(inputs, build_tree_list(build_tree_list(NULL_TREE,
 							      string_tree("r")), fn));
-	for (const char *const *reg = pfe_arch->kcfi_clobbers; *reg; reg++)
+	for (const char *const *reg = pfe_backend->kcfi_clobbers; *reg; reg++)
 		vec_safe_push(clobbers, build_tree_list(NULL_TREE, string_tree(*reg)));
 	char *text = check_template(hash, offset);
 	pfe_gimple check = pfe_build_volatile_asm(text, inputs, clobbers);
@@ -298,7 +307,7 @@ static bool wants_check(pfe_gimple stmt)
 static unsigned int kcfi_checks_execute(void)
 {
 	const struct pfe_plan *plan = pfe_plan_for(current_function_decl);
-	unsigned int offset = hash_offset(plan->pre * pfe_arch->nop_size);
+	unsigned int offset = hash_offset(plan->pre * pfe_backend->nop_size);
 	basic_block bb;
 
 	FOR_EACH_BB_FN(bb, cfun) {
@@ -352,7 +361,7 @@ static void put_typeid(FILE *out, tree decl)
 			 "0123456789_.") != strlen(name) ||
 	    !pfe_kcfi_type_hash(TREE_TYPE(decl), &hash, &bad))
 		return;
-	fprintf(out, "\t.weak\t__kcfi_typeid_%s\n\t.set\t__kcfi_typeid_%s, %u\n",
+	fprintf(out, "\t.weak\t" PFE_KCFI_TYPEID_PREFIX "%s\n\t.set\t" PFE_KCFI_TYPEID_PREFIX "%s, %u\n",
 		name, name, hash);
 }
 

@@ -1,5 +1,6 @@
-/* lto.c: an LTO link without pfe, or with other pfe arguments, fails and
- * says what to add; it never makes unpadded code silently.
+/* lto.c: an LTO link without pfe, or with other pfe arguments, or with pfe
+ * but objects compiled without it, fails and says what to add; it never
+ * makes unpadded code silently, nor code native GCC would not pad.
  *
  * With -flto a compile writes GCC's IR and the link makes the code (lto1):
  * a plugin given to the compile only is gone by then, so the program would
@@ -11,10 +12,15 @@
  *
  * and every unit of code pfe makes that may meet it (each LTO partition,
  * the code of a -ffat-lto-objects compile) defines that symbol, weak, for
- * its own arguments (a label in .pfe.lto: aarch64's gas relocates a
+ * its own arguments (by .set in .pfe.lto: aarch64's gas relocates a
  * reference to an absolute symbol against no symbol).  A link whose code
  * pfe did not make, or made with other arguments, leaves the reference
- * undefined, and the linker names it: "undefined reference to `pfe: this LTO link needs ...'".
+ * undefined, and the linker names it: "undefined reference to `pfe: this
+ * LTO link needs ...'".  The other way round, each LTO partition refers
+ * to "pfe: the objects of this LTO link need -fplugin=pfe ... at their
+ * compile", which the IR of a compile with pfe defines: pfe at the link
+ * only is an error too (native GCC 13-16 pads nothing when
+ * -fpatchable-function-entry is given to an LTO link only).
  * Both are in a section that is not loaded (.pfe.lto): nothing of them is
  * in the program's memory.  (Each unit's arguments must be the link's: pfe
  * does not carry arguments per function through LTO.)
@@ -36,27 +42,27 @@ static void put_argument(struct obstack *ob, const char *key, const char *value)
 	}
 }
 
-static const char *link_symbol(void)
+/* "-fplugin=pfe -fplugin-arg-pfe-..." for what the arguments chose. */
+static const char *plugin_arguments(void)
 {
 	static struct obstack ob;
-	static const char *name;
+	static const char *args;
 	char entry[32];
 
-	if (name)
-		return name;
+	if (args)
+		return args;
 	gcc_obstack_init(&ob);
-	obstack_grow(&ob, "pfe: this LTO link needs -fplugin=pfe",
-		     strlen("pfe: this LTO link needs -fplugin=pfe"));
+	obstack_grow(&ob, "-fplugin=pfe", strlen("-fplugin=pfe"));
 	snprintf(entry, sizeof(entry), "%u,%u", pfe_opts.entry_size, pfe_opts.entry_pre);
 	if (pfe_opts.has_entry)
 		put_argument(&ob, "entry", entry);
-	if (strcmp(pfe_opts.section, PFE_DEFAULT_SECTION))
+	if (strcmp(pfe_opts.section, PFE_SECTION_ENTRIES))
 		put_argument(&ob, "section", pfe_opts.section);
 	if (pfe_opts.fentry)
 		put_argument(&ob, "fentry", pfe_opts.fentry);
 	if (pfe_opts.fentry_nop)
 		put_argument(&ob, "fentry-nop", NULL);
-	if (strcmp(pfe_opts.call_section, PFE_DEFAULT_CALL_SECTION))
+	if (strcmp(pfe_opts.call_section, PFE_SECTION_CALLS))
 		put_argument(&ob, "record-section", pfe_opts.call_section);
 	if (pfe_opts.ops_slot)
 		put_argument(&ob, "ops-slot", pfe_opts.ops_slot_value);
@@ -67,7 +73,32 @@ static const char *link_symbol(void)
 	if (pfe_opts.cfi_layout == PFE_CFI_LAYOUT_FIXED)
 		put_argument(&ob, "cfi-layout", "fixed");
 	obstack_1grow(&ob, '\0');
-	name = (const char *)obstack_finish(&ob);
+	args = (const char *)obstack_finish(&ob);
+	return args;
+}
+
+/* The symbol IR of a compile with pfe refers to and code pfe made at the
+ * link defines: its name is what a link without pfe must add. */
+static const char *link_symbol(void)
+{
+	static char *name;
+
+	if (!name)
+		name = xasprintf("pfe: this LTO link needs %s", plugin_arguments());
+	return name;
+}
+
+/* The symbol code pfe made at the link refers to and IR of a compile with
+ * pfe defines: its name is what a compile for a link with pfe must add
+ * (native GCC pads nothing when -fpatchable-function-entry is given to
+ * the link only). */
+static const char *compile_symbol(void)
+{
+	static char *name;
+
+	if (!name)
+		name = xasprintf("pfe: the objects of this LTO link need %s at their compile",
+				 plugin_arguments());
 	return name;
 }
 
@@ -79,29 +110,59 @@ static bool defines_link_symbol(void)
 	return in_lto_p ? !flag_wpa : flag_lto && flag_fat_lto_objects;
 }
 
-/* PLUGIN_START_UNIT: the reference, into the IR (and the code of a fat
- * object, which defines it too). */
+/* Assembler text referring to SYM, in .pfe.lto. */
+static char *reference(const char *sym)
+{
+	return xasprintf("\t.pushsection .pfe.lto,\"\",%s\n\t%s \"%s\"\n\t.popsection\n",
+			 pfe_backend->section_type, pfe_backend->pointer_op, sym);
+}
+
+/* Assembler text defining SYM, weak, in .pfe.lto: by .set, since an LTO
+ * partition gets the top-level asm of every object, each defining it. */
+static char *definition(const char *sym)
+{
+	return xasprintf("\t.pushsection .pfe.lto,\"\",%s\n\t.weak \"%s\"\n\t.set \"%s\", .\n\t.popsection\n",
+			 pfe_backend->section_type, sym, sym);
+}
+
+/* PLUGIN_START_UNIT: into the IR (and the code of a fat object), the
+ * reference the link must define and the definition it refers to. */
 void pfe_lto_start_unit(void)
 {
-	char *text;
+	char *ref, *def, *text;
 
 	if (!flag_lto || in_lto_p)
 		return;
-	text = xasprintf("\t.pushsection .pfe.lto,\"\",%s\n\t%s \"%s\"\n\t.popsection",
-			 pfe_arch->section_type, pfe_arch->pointer_op, link_symbol());
+	ref = reference(link_symbol());
+	def = definition(compile_symbol());
+	text = concat(ref, def, NULL);
 	pfe_add_toplevel_asm(text);
 	free(text);
+	free(def);
+	free(ref);
 }
 
-/* PLUGIN_FINISH_UNIT: the definition, in every unit of code pfe made. */
+/* PLUGIN_FINISH_UNIT: in every unit of code pfe made, the definition the
+ * IR refers to; in each LTO partition, the reference the IR defines (first:
+ * a linker names the symbol before a reference as the function it is in). */
 static void lto_finish_unit(void *event_data, void *data)
 {
+	char *text;
+
 	(void)event_data;
 	(void)data;
-	if (!defines_link_symbol() || !asm_out_file)
+	if (!asm_out_file)
 		return;
-	fprintf(asm_out_file, "\t.pushsection .pfe.lto,\"\",%s\n\t.weak \"%s\"\n\"%s\":\n\t.popsection\n",
-		pfe_arch->section_type, link_symbol(), link_symbol());
+	if (in_lto_p && !flag_wpa) {
+		text = reference(compile_symbol());
+		fputs(text, asm_out_file);
+		free(text);
+	}
+	if (defines_link_symbol()) {
+		text = definition(link_symbol());
+		fputs(text, asm_out_file);
+		free(text);
+	}
 }
 
 void pfe_lto_register(const char *plugin_name)

@@ -18,18 +18,18 @@ struct pfe_options pfe_opts = {
 	.has_entry = false,
 	.entry_size = 0,
 	.entry_pre = 0,
-	.section = PFE_DEFAULT_SECTION,
+	.section = PFE_SECTION_ENTRIES,
 	.clobbers = PFE_CLOBBERS_ABI,
 	.fentry = NULL,
 	.fentry_nop = false,
-	.call_section = PFE_DEFAULT_CALL_SECTION,
+	.call_section = PFE_SECTION_CALLS,
 	.ops_slot = false,
 	.ops_slot_value = NULL,
 	.cfi = PFE_CFI_NONE,
 	.cfi_layout = PFE_CFI_LAYOUT_CLANG,
 	.cfi_layout_given = false,
 };
-const struct pfe_arch *pfe_arch;
+const struct pfe_backend *pfe_backend;
 
 static struct plugin_info pfe_info = {
 	.version = "0.1",
@@ -150,7 +150,7 @@ static bool parse_section(const char *arg, const char *value)
 
 static bool parse_fentry(const char *arg, const char *value)
 {
-	pfe_opts.fentry = PFE_DEFAULT_FENTRY;
+	pfe_opts.fentry = PFE_FENTRY_SYMBOL;
 	return !value || parse_name(arg, value, &pfe_opts.fentry);
 }
 
@@ -223,14 +223,14 @@ static const struct pfe_key pfe_keys[] = {
 	  "-fpatchable-function-entry=M[,N], with GCC's error message",
 	  parse_native_option },
 	{ "section", "NAME", "record section (default "
-	  PFE_DEFAULT_SECTION ")", parse_section },
+	  PFE_SECTION_ENTRIES ")", parse_section },
 	{ "fentry", "[=SYM]", "every instrumented function calls SYM (default "
-	  PFE_DEFAULT_FENTRY ") first, after its landing pad and NOPs; "
+	  PFE_FENTRY_SYMBOL ") first, after its landing pad and NOPs; "
 	  "without entry=, every function but (0,0) ones", parse_fentry },
 	{ "fentry-nop", NULL, "the fentry call as NOPs of its size (as "
 	  "-mnop-mcount)", parse_fentry_nop },
 	{ "record-section", "NAME", "section of the fentry call-site records "
-	  "(default " PFE_DEFAULT_CALL_SECTION ")", parse_call_section },
+	  "(default " PFE_SECTION_CALLS ")", parse_call_section },
 	{ "ops-slot", "[=SYM]", "an 8-byte, 8-aligned slot right before each "
 	  "instrumented entry, holding SYM's address (0 without SYM; the N "
 	  "NOPs when they are 8 bytes)", parse_ops_slot },
@@ -316,14 +316,14 @@ static void check_entry_modes(void)
 	if (!pfe_opts.fentry && pfe_opts.fentry_nop)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-fentry-nop%> without "
 			  "%<-fplugin-arg-pfe-fentry%>");
-	if (!pfe_opts.fentry && strcmp(pfe_opts.call_section, PFE_DEFAULT_CALL_SECTION))
+	if (!pfe_opts.fentry && strcmp(pfe_opts.call_section, PFE_SECTION_CALLS))
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-record-section%> without "
 			  "%<-fplugin-arg-pfe-fentry%>");
 	if (pfe_opts.fentry && profile_flag)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-fentry%> and %<-pg%> both "
 			  "call at the entry; use one of them");
-	if (pfe_opts.fentry && pfe_arch->fentry_refused &&
-	    (why = pfe_arch->fentry_refused()))
+	if (pfe_opts.fentry && pfe_backend->fentry_refused &&
+	    (why = pfe_backend->fentry_refused()))
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-fentry%> is not supported "
 			  "for %s", why);
 	if (pfe_opts.ops_slot_value && flag_pic)
@@ -349,8 +349,8 @@ static void pfe_start_unit(void *event_data, void *data)
 	if (pfe_native_entry_option_given())
 		pfe_fatal("pfe: %<-fpatchable-function-entry%> and the pfe "
 			  "plugin both pad functions; use one of them");
-	pfe_arch = pfe_arch_select(&why);
-	if (!pfe_arch)
+	pfe_backend = pfe_backend_select(&why);
+	if (!pfe_backend)
 		pfe_fatal("pfe: unsupported target: %s", why);
 	check_entry_modes();
 	pfe_emit_init();

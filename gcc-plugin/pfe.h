@@ -11,11 +11,9 @@
 #define PFE_H
 
 #include "gcc-compat.h"
+#include "../arch-hooks/names.h"
 
 #define PFE_MAX_NOPS 65535u
-#define PFE_DEFAULT_SECTION "__patchable_function_entries"
-#define PFE_DEFAULT_FENTRY "__fentry__"
-#define PFE_DEFAULT_CALL_SECTION "__mcount_loc"
 #define PFE_MAX_SCRATCH 4
 
 /* What a padded function tells its callers it clobbers (clobbers=).  A
@@ -64,9 +62,10 @@ struct pfe_options {
 };
 extern struct pfe_options pfe_opts;
 
-/* What one target spells and clobbers; one table per target, defined in
- * arch-hooks/<gcc backend>.c. */
-struct pfe_arch {
+/* What one target spells and clobbers: the plugin's layer of arch-hooks/,
+ * one table per target, defined in arch-hooks/<target>/gcc.c (the bytes
+ * these spellings give are the plain-C layer's, arch-hooks/arch.h). */
+struct pfe_backend {
 	const char *nop;		/* one NOP instruction as assembler text */
 	unsigned int nop_size;	/* its bytes */
 	const char *pointer_op;	/* directive for a pointer-sized record */
@@ -137,8 +136,8 @@ struct pfe_arch {
 /* Defined by the arch-hooks file for this GCC's target.  Called once the
  * target options are final; returns NULL (and sets *why) when the
  * sub-target is not supported. */
-const struct pfe_arch *pfe_arch_select(const char **why);
-extern const struct pfe_arch *pfe_arch;
+const struct pfe_backend *pfe_backend_select(const char **why);
+extern const struct pfe_backend *pfe_backend;
 
 /* One function's plan.  A function is instrumented (active) when it has
  * NOPs or calls fentry; then it may have an ops slot too. */

@@ -79,7 +79,7 @@ static bool attribute_entry(tree fndecl, unsigned int *size, unsigned int *pre)
  * aligned slot or pre-entry area). */
 const char *pfe_layout_refused(unsigned int pre, unsigned int post)
 {
-	unsigned int pre_bytes = pre * pfe_arch->nop_size;
+	unsigned int pre_bytes = pre * pfe_backend->nop_size;
 
 	if (pfe_opts.ops_slot && pre_bytes != 0 && pre_bytes != 8)
 		return "ops-slot: the NOPs before the entry must be the 8-byte "
@@ -88,8 +88,8 @@ const char *pfe_layout_refused(unsigned int pre, unsigned int post)
 		return "ops-slot=SYM: the slot holds SYM, so no NOP may go "
 		       "before the entry";
 	if (pfe_opts.fentry &&
-	    ((pfe_opts.ops_slot ? 8 : pre_bytes) + post * pfe_arch->nop_size) %
-		    pfe_arch->call_align)
+	    ((pfe_opts.ops_slot ? 8 : pre_bytes) + post * pfe_backend->nop_size) %
+		    pfe_backend->call_align)
 		return "fentry: the call would not be aligned for patching "
 		       "(an even number of 2-byte NOPs before and after the "
 		       "entry)";

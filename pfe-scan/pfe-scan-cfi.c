@@ -3,8 +3,9 @@
  * either layout (clang: before the N pre-entry NOPs; fixed: right before
  * the entry) and says what counts as one: the layouts' names, the
  * __cfi_<name> preamble symbols (x86_64), the __kcfi_typeid_<name>
- * symbols verify --cfi compares the hash with, and Clang's mask of the
- * hash on x86.  i386 has no kCFI (Clang has none).
+ * symbols verify --cfi compares the hash with, and what the hash of a
+ * type hash is (x86_64: Clang's mask, the target's table).  i386 has no
+ * kCFI (Clang has none).
  * Debug: `pfe-scan list --cfi --json FILE` shows each hash and its address;
  * compare with `objdump -d` there.
  */
@@ -12,21 +13,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#define TYPEID_PREFIX "__kcfi_typeid_"
-#define HASH_SIZE PFE_CFI_HASH_SIZE
-/* Clang's MaskKCFIType: on x86 a hash that is, or whose negation (the
- * check's `movl $-HASH`) is, an ENDBR64/ENDBR32 encoding gets 1 added in
- * the preamble, so that no IBT landing pad appears in it; the
- * __kcfi_typeid_ symbol keeps the unmasked value.  The ENDBRs are the
- * x86 table's landing pads (arch-hooks/encodings.c). */
-static bool is_landing_pad_word(const struct pfe_arch *a, uint32_t v)
-{
-	for (size_t i = 0; i < a->n_pads; i++)
-		if (a->pads[i].len == HASH_SIZE && load_le(a->pads[i].bytes, HASH_SIZE) == v)
-			return true;
-	return false;
-}
 
 const char *cfi_layout_name(enum cfi_layout layout)
 {
@@ -44,7 +30,7 @@ static int compare_preamble_name(const void *key, const void *elem)
 {
 	const struct func *const *p = elem;
 
-	return strcmp(key, (*p)->name + sizeof PFE_CFI_PREFIX - 1);
+	return strcmp(key, (*p)->name + sizeof PFE_KCFI_PREAMBLE_PREFIX - 1);
 }
 
 /* Has F a __cfi_F symbol (x86_64 Clang and pfe: the preamble)?  The
@@ -74,7 +60,7 @@ bool kcfi_typeid(struct image *img, const char *name, uint32_t *value)
 	const struct named_value *v;
 
 	if (!img->typeids_loaded) {
-		img->ntypeids = absolute_symbols(img, TYPEID_PREFIX, &img->typeids);
+		img->ntypeids = absolute_symbols(img, PFE_KCFI_TYPEID_PREFIX, &img->typeids);
 		img->typeids_loaded = true;
 	}
 	v = bsearch(name, img->typeids, img->ntypeids, sizeof *img->typeids, compare_typeid_name);
@@ -83,13 +69,9 @@ bool kcfi_typeid(struct image *img, const char *name, uint32_t *value)
 	return v != NULL;
 }
 
-/* What the preamble holds for a function whose __kcfi_typeid_ is TYPEID. */
+/* What the preamble holds for a function whose __kcfi_typeid_ is TYPEID
+ * (x86_64: Clang's mask, arch-hooks/x86/x86.h). */
 uint32_t kcfi_masked(const struct image *img, uint32_t typeid)
 {
-	if (img->arch->enc->e_machine != EM_X86_64)
-		return typeid;
-	if (is_landing_pad_word(img->arch->enc, typeid) ||
-	    is_landing_pad_word(img->arch->enc, -typeid))
-		return typeid + 1;
-	return typeid;
+	return pfe_kcfi_hash_of(img->arch, typeid);
 }

@@ -264,11 +264,11 @@ static void image_init(struct image *img)
 		fail_libelf(img, "ELF header");
 	if (img->eh.e_ident[EI_DATA] != ELFDATA2LSB)
 		scan_fail(img, "big-endian ELF is not supported");
-	img->arch = arch_find(img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
+	img->arch = pfe_arch_by_machine(img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
 	if (!img->arch)
 		scan_fail(img, "unsupported machine %u for ELF class %u",
 			  img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
-	img->ptr_size = img->arch->enc->record_size;
+	img->ptr_size = img->arch->record_size;
 	if (img->eh.e_type != ET_REL && img->eh.e_type != ET_EXEC && img->eh.e_type != ET_DYN)
 		scan_fail(img, "unsupported ELF type %u", img->eh.e_type);
 	img->relocatable = img->eh.e_type == ET_REL;
@@ -749,9 +749,9 @@ static void apply_reloc(struct image *img, struct record *recs, const struct slo
 
 	if (type == 0)	/* R_*_NONE: a record pfe-scan sort zeroed */
 		return;
-	if (img->relocatable && type == img->arch->enc->abs_reloc)
+	if (img->relocatable && type == img->arch->abs_reloc)
 		resolve_object_record(img, rec, s);
-	else if (!img->relocatable && type == img->arch->enc->relative_reloc) {
+	else if (!img->relocatable && type == img->arch->relative_reloc) {
 		if (s->is_rela)	/* REL keeps the link-time address in place */
 			rec->value = (uint64_t)s->rela.r_addend;
 	}

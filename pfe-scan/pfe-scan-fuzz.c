@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RECORDS "__patchable_function_entries"
-#define CALL_RECORDS "__mcount_loc"
-#define FENTRY "__fentry__"
+#define RECORDS PFE_SECTION_ENTRIES
+#define CALL_RECORDS PFE_SECTION_CALLS
+#define FENTRY PFE_FENTRY_SYMBOL
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -75,17 +75,11 @@ static const struct pfe_layout_code *section_code(struct image *img, size_t sec,
 	const uint8_t *b = section_bytes(img, sec, &size);
 
 	*sc = (struct section_code){ img, sec, {
-		.arch = img->arch->enc, .bytes = b, .size = b ? size : 0,
+		.arch = img->arch, .bytes = b, .size = b ? size : 0,
 		.addr = location_addr(img, (struct location){ sec, 0 }), .ctx = sc,
 		.at = lookup_at, .before = lookup_before, .containing = lookup_containing,
 		.next = lookup_next } };
 	return &sc->code;
-}
-
-/* The reader's landing pad name as pfe-scan prints it (aarch64: "bti"). */
-static const char *pad_name(const struct image *img, const char *name)
-{
-	return name && *name && img->arch->pad_name ? img->arch->pad_name : name;
 }
 
 /* A call through a pointer in memory (x86_64 GOT entry) of a linked file:
@@ -99,7 +93,7 @@ static void resolve_slot(struct image *img, uint64_t slot, struct call_dest *d)
 
 	if (avail < img->ptr_size)
 		b = NULL;
-	if (r && r->type == img->arch->enc->relative_reloc && (r->rela || b)) {
+	if (r && r->type == img->arch->relative_reloc && (r->rela || b)) {
 		d->known = true;
 		d->addr = r->rela ? (uint64_t)r->addend : load_le(b, img->ptr_size);
 	} else if (r && r->symbol) {
@@ -188,6 +182,17 @@ static struct call scan_call(const struct pfe_enc_call *c)
 	return (struct call){ .reloc_off = c->reloc_off, .target = c->target };
 }
 
+size_t decode_call(const struct image *img, const uint8_t *p, size_t avail, uint64_t pc,
+		   struct call *out)
+{
+	struct pfe_enc_call c;
+	size_t len = pfe_layout_decode_call(img->arch, p, avail, pc, &c);
+
+	if (len)
+		*out = scan_call(&c);
+	return len;
+}
+
 /* SITE from the reader's layout L of section SEC: the function, the names
  * pfe-scan prints, where the call goes, and the kind: NOPs if there are
  * any, else a call right at START (after the pad, or an in-body record),
@@ -199,8 +204,8 @@ static void site_from_layout(struct image *img, size_t sec, const struct pfe_lay
 
 	*site = (struct site){ .func = l->found ? l->func.id : NULL, .pre = l->pre, .post = l->post,
 		.pre_nops = l->pre_nops, .post_nops = l->post_nops,
-		.landing = pad_name(img, l->landing), .landing_len = l->landing_len,
-		.pad_after_nops = pad_name(img, l->pad_after_nops), .at_pad = l->at_pad,
+		.landing = l->landing, .landing_len = l->landing_len,
+		.pad_after_nops = l->pad_after_nops, .at_pad = l->at_pad,
 		.kind = KIND_UNKNOWN, .in_body = l->in_body, .cfi_between = l->cfi_between,
 		.cfi = { l->hash_found, l->hash, { sec, l->hash_at } } };
 	if (!l->found)

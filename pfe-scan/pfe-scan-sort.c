@@ -181,7 +181,7 @@ static void relocate_slot(struct image *img, size_t rs, struct slot_reloc *r, ui
 {
 	if (!v)
 		make_none(&r->rela);
-	else if (GELF_R_TYPE(r->rela.r_info) != img->arch->enc->relative_reloc)
+	else if (GELF_R_TYPE(r->rela.r_info) != img->arch->relative_reloc)
 		scan_fail(img, "%s+0x%llx: a record moves onto a slot without a RELATIVE relocation",
 			  img->secs[rs].name, (unsigned long long)r->rela.r_offset);
 	else if (r->is_rela)

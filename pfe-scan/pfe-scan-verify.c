@@ -15,7 +15,7 @@
 #include <stdarg.h>
 #include <string.h>
 
-#define SLOT_SIZE 8
+#define SLOT_SIZE PFE_SLOT_SIZE
 
 /* What verify knows of each function (indexed like img->funcs). */
 struct verify_state {
@@ -223,7 +223,7 @@ static unsigned check_fentry(struct image *img, const struct verify_opts *opts,
 		if (!locate_nop_call(img, opts, st, f, &at, &units))
 			return problem(out, f->name, site.landing_len + site.post,
 				       "no %u-byte NOP form of the entry call after the entry NOPs",
-				       img->arch->enc->fentry_nop->len);
+				       img->arch->fentry_nop->len);
 	} else if (!site.call) {
 		return problem(out, f->name, site.landing_len + site.post,
 			       "no call to %s after the entry NOPs", opts->fentry_sym);
@@ -236,11 +236,11 @@ static unsigned check_fentry(struct image *img, const struct verify_opts *opts,
 		/* Shorter than its NOP form (a linker relaxed riscv's auipc+jalr
 		 * to a jal, an aarch64 bl lost its mov x9, x30): the patcher's
 		 * sequences do not fit it. */
-		if (site.call_len < img->arch->enc->fentry_nop->len)
+		if (site.call_len < img->arch->fentry_nop->len)
 			p += problem(out, f->name, at.off - f->off,
 				     "the entry call is %llu bytes, its patchable form %u",
 				     (unsigned long long)site.call_len,
-				     (unsigned)img->arch->enc->fentry_nop->len);
+				     (unsigned)img->arch->fentry_nop->len);
 	}
 	if (!st->has_call_record[i])
 		p += problem(out, f->name, at.off - f->off, "no record of the entry call in %s",
@@ -262,7 +262,7 @@ static bool slot_holds_symbol(struct image *img, const struct verify_state *st,
 
 	if (!img->relocatable)
 		return st->ops_sym_known && slot->value == st->ops_sym_addr;
-	return r && r->offset == slot->addr && r->type == img->arch->enc->abs_reloc &&
+	return r && r->offset == slot->addr && r->type == img->arch->abs_reloc &&
 	       !strcmp(r->symbol, sym) && !slot->addend &&
 	       (img->ptr_size == SLOT_SIZE || slot->value >> 32 == 0);
 }
@@ -457,7 +457,7 @@ unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *o
 	/* Before any other check prints a problem: this is bad usage. */
 	if (opts->cfi && !img->arch->kcfi)
 		scan_fail(img, "no kCFI on this target (machine %u): Clang has none on i386",
-			  img->arch->enc->e_machine);
+			  img->arch->e_machine);
 	if (opts->fentry && !opts->fentry_nop)
 		find_symbol(img, opts->fentry_sym, &st.sym_known, &st.sym_addr);
 	if (opts->ops_slot)

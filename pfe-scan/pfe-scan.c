@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_RECORDS "__patchable_function_entries"
-#define DEFAULT_TABLE "__mcount_loc"
-#define DEFAULT_CALL_RECORDS "__mcount_loc"
-#define DEFAULT_FENTRY "__fentry__"
+#define DEFAULT_RECORDS PFE_SECTION_ENTRIES
+#define DEFAULT_TABLE PFE_SECTION_CALLS
+#define DEFAULT_CALL_RECORDS PFE_SECTION_CALLS
+#define DEFAULT_FENTRY PFE_FENTRY_SYMBOL
 
 struct options {
 	const char *cmd;

@@ -3,10 +3,10 @@
  * pfe-scan reads, verifies, collects and sorts patchable-function-entry
  * records (README.md says how to use it).  The parts, by job:
  *   pfe-scan-elf.c      open an ELF file: sections, function symbols, records
- *   pfe-scan-arch.c     each target: its bytes from arch-hooks/encodings.h,
- *                       and what pfe-scan alone reads (pushes, PLT, kCFI)
  *   pfe-scan-site.c     what sits at a record: arch-hooks/layout.c's reader
- *                       on a section, and where calls go, the slot's relocation
+ *                       on a section (it reads each target's table,
+ *                       arch-hooks/arch.h), and where calls go (relocations,
+ *                       PLT entries), the slot's relocation
  *   pfe-scan.c          main: options, one file at a time
  *   pfe-scan-cfi.c      the kCFI type hash before an entry (list --cfi,
  *                       verify --cfi) and the __kcfi_typeid_ symbols
@@ -42,49 +42,6 @@ struct call {
 	bool via_slot;     /* x86_64 `call *disp(%rip)`: it goes where the pointer at */
 	uint64_t slot;     /* slot (a GOT entry) points */
 };
-
-/* One target: its bytes are arch-hooks/encodings.h's (ENC); the rest is
- * what pfe-scan alone reads (pfe-scan-arch.c says why each is here). */
-struct arch {
-	enum pfe_arch_id id;    /* its table in arch-hooks/encodings.c */
-	enum pfe_arch_id nops_id; /* whose NOP decoder it uses (i386: x86_64's) */
-	const char *pad_name;   /* the landing pad's name in pfe-scan's output, or
-				   NULL: the table's */
-	unsigned call_lead;     /* bytes of the fentry call before its call
-				   instruction that a call starts at (aarch64's
-				   `mov x9, x30`), or 0 */
-	bool calls_via_memory;  /* follow `call *disp(%rip)` (x86_64 only) */
-	/* Length of a register push at P (0 if none): x86 saves the static
-	 * chain around an entry call, as -pg does.  NULL: no such thing. */
-	size_t (*push)(const uint8_t *p, size_t avail);
-	/* A PLT entry at P, address PC: the GOT entry it jumps through, in
-	 * *SLOT (a call to a symbol a shared object imports goes there). */
-	bool (*plt_slot)(const uint8_t *p, size_t avail, uint64_t pc, uint64_t *slot);
-	/* Relocation type of code alignment the linker still has to do
-	 * (R_RISCV_ALIGN: padding it trims), or 0. */
-	unsigned align_reloc;
-	/* kCFI: whether the target has it (not i386), and the opcode of the
-	 * instruction whose immediate is the hash (x86_64 `movl $HASH, %eax`,
-	 * b8, kcfi_opcode_len 1; 0: a plain `.word HASH`). */
-	bool kcfi;
-	uint8_t kcfi_opcode;
-	unsigned kcfi_opcode_len;
-	/* Filled by arch_find() from arch-hooks/encodings.c. */
-	const struct pfe_arch *enc;   /* the target's bytes, record width, relocations */
-	const struct pfe_arch *nops;  /* pfe_arch_get(nops_id) */
-	unsigned nop_call_units;      /* NOP units of enc->fentry_nop (fentry-nop,
-					 -mnop-mcount) */
-};
-
-const struct arch *arch_find(unsigned machine, unsigned elfclass);
-/* Length of the NOP at P (0 if none); *UNITS is what it counts as in
- * -fpatchable-function-entry's M and N. */
-size_t arch_nop(const struct arch *a, const uint8_t *p, size_t avail, unsigned *units);
-/* Length of the landing pad at P (0 if none), and its name. */
-size_t arch_landing_pad(const struct arch *a, const uint8_t *p, size_t avail, const char **name);
-/* Length of the call at P, at address PC (0 if not a call). */
-size_t arch_call(const struct arch *a, const uint8_t *p, size_t avail, uint64_t pc,
-		 struct call *out);
 
 /* A relocation of an object's section. */
 struct reloc {
@@ -154,7 +111,7 @@ struct image {
 	int fd;
 	uint64_t filesize;
 	GElf_Ehdr eh;
-	const struct arch *arch;
+	const struct pfe_arch *arch;   /* its table, arch-hooks/arch.h */
 	bool relocatable;        /* ET_REL: records are resolved through relocations */
 	unsigned ptr_size;
 	struct section *secs;
@@ -219,7 +176,7 @@ struct slot_reloc {
 };
 size_t slot_relocs(struct image *img, size_t rec_sec, struct slot_reloc **out);
 void update_slot_reloc(struct image *img, size_t rec_sec, const struct slot_reloc *r);
-/* Little-endian loads and stores: arch-hooks/encodings.c's. */
+/* Little-endian loads and stores: arch-hooks/arch.c's. */
 static inline uint64_t load_le(const uint8_t *p, unsigned size)
 {
 	return pfe_enc_load(p, size);
@@ -288,6 +245,10 @@ const char *kind_name(enum site_kind kind);
 bool points_into_function(struct image *img, const struct record *rec);
 const struct func *canonical_func(const struct image *img, const struct func *f);
 bool in_plt(struct image *img, uint64_t addr);
+/* Length of the call at P, at address PC (0 if none): the layout reader's
+ * pfe_layout_decode_call, in struct call. */
+size_t decode_call(const struct image *img, const uint8_t *p, size_t avail, uint64_t pc,
+		   struct call *out);
 void resolve_call(struct image *img, struct location at, const struct call *call,
 		  struct call_dest *dest);
 const char *call_dest_name(struct image *img, size_t sec, const struct call_dest *dest);

@@ -28,9 +28,67 @@
  * exits[0]@nexits` in gdb shows this thread's pending exits.
  */
 #include "internal.h"
+#include "tramp-layout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+
+/* The trampolines save and restore the registers where tramp-layout.h
+ * says; the structures the handlers read must have them there. */
+#define SAVED_AT(type, field, off) \
+	_Static_assert(offsetof(struct type, field) == (off), \
+		       #type "." #field " is not where tramp-<target>.S saves it (tramp-layout.h)")
+#define SAVED_SIZE(type, size) \
+	_Static_assert(sizeof(struct type) == (size), \
+		       "struct " #type " is not as long as tramp-<target>.S saves (tramp-layout.h)")
+#if defined(__x86_64__)
+SAVED_AT(pfe_regs, rdi, PFE_REGS_RDI);
+SAVED_AT(pfe_regs, rsi, PFE_REGS_RSI);
+SAVED_AT(pfe_regs, rdx, PFE_REGS_RDX);
+SAVED_AT(pfe_regs, rcx, PFE_REGS_RCX);
+SAVED_AT(pfe_regs, r8, PFE_REGS_R8);
+SAVED_AT(pfe_regs, r9, PFE_REGS_R9);
+SAVED_AT(pfe_regs, rax, PFE_REGS_RAX);
+SAVED_AT(pfe_regs, r10, PFE_REGS_R10);
+SAVED_AT(pfe_regs, sp, PFE_REGS_SP);
+SAVED_AT(pfe_regs, xmm, PFE_REGS_XMM);
+SAVED_SIZE(pfe_regs, PFE_REGS_SIZE);
+SAVED_AT(pfe_retregs, rax, PFE_RETREGS_RAX);
+SAVED_AT(pfe_retregs, rdx, PFE_RETREGS_RDX);
+SAVED_AT(pfe_retregs, xmm, PFE_RETREGS_XMM);
+SAVED_SIZE(pfe_retregs, PFE_RETREGS_SIZE);
+#elif defined(__i386__)
+SAVED_AT(pfe_regs, eax, PFE_REGS_EAX);
+SAVED_AT(pfe_regs, edx, PFE_REGS_EDX);
+SAVED_AT(pfe_regs, ecx, PFE_REGS_ECX);
+SAVED_AT(pfe_regs, sp, PFE_REGS_SP);
+SAVED_AT(pfe_regs, fpu, PFE_REGS_FPU);
+SAVED_SIZE(pfe_regs, PFE_REGS_SIZE);
+SAVED_AT(pfe_retregs, eax, PFE_RETREGS_EAX);
+SAVED_AT(pfe_retregs, edx, PFE_RETREGS_EDX);
+SAVED_AT(pfe_retregs, fpu, PFE_RETREGS_FPU);
+SAVED_SIZE(pfe_retregs, PFE_RETREGS_SIZE);
+#elif defined(__aarch64__)
+SAVED_AT(pfe_regs, x, PFE_REGS_X);
+SAVED_AT(pfe_regs, x18, PFE_REGS_X18);
+SAVED_AT(pfe_regs, lr, PFE_REGS_LR);
+SAVED_AT(pfe_regs, sp, PFE_REGS_SP);
+SAVED_AT(pfe_regs, v, PFE_REGS_V);
+SAVED_SIZE(pfe_regs, PFE_REGS_SIZE);
+SAVED_AT(pfe_retregs, x, PFE_RETREGS_X);
+SAVED_AT(pfe_retregs, v, PFE_RETREGS_V);
+SAVED_SIZE(pfe_retregs, PFE_RETREGS_SIZE);
+#elif defined(__riscv)
+SAVED_AT(pfe_regs, a, PFE_REGS_A);
+SAVED_AT(pfe_regs, t2, PFE_REGS_T2);
+SAVED_AT(pfe_regs, ra, PFE_REGS_RA);
+SAVED_AT(pfe_regs, sp, PFE_REGS_SP);
+SAVED_AT(pfe_regs, fa, PFE_REGS_FA);
+SAVED_SIZE(pfe_regs, PFE_REGS_SIZE);
+SAVED_AT(pfe_retregs, a, PFE_RETREGS_A);
+SAVED_AT(pfe_retregs, fa, PFE_RETREGS_FA);
+SAVED_SIZE(pfe_retregs, PFE_RETREGS_SIZE);
+#endif
 
 /* Initial-exec: no __tls_get_addr call on the dispatch path.  libpfe is
  * linked or preloaded, so it is in the static TLS block; dlopen'ed, its 4

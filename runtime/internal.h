@@ -11,10 +11,12 @@
  *   unwind.c    the unwinder's and pthread_exit's wrappers: real return
  *               addresses while an unwinder walks the stack
  *   api.c       the registry (pfe_init, pfe_rescan) and the public calls
- *   tramp-<target>.S  the trampolines
+ *   tramp-<target>.S  the trampolines; tramp-layout.h where they save
+ *               each register of struct pfe_regs and pfe_retregs
+ *               (dispatch.c asserts it against the structures)
  *
  * Target facts (bytes, patch sequences, the int3 byte) come only from
- * arch-hooks/encodings.h; what is per target here is the host ABI (the
+ * arch-hooks/arch.h; what is per target here is the host ABI (the
  * saved registers, the signal context's pc), at the end of this file and
  * nowhere else in the C code.
  *
@@ -33,7 +35,7 @@
 #define PFE_INTERNAL_H
 
 #include "pfe.h"
-#include "../arch-hooks/encodings.h"
+#include "../arch-hooks/arch.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -204,7 +206,7 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
 }
 
 /* ---- the host ABI: the one place libpfe's C code is per target ----
- * (each target's bytes are arch-hooks/encodings.c's; tramp-<target>.S
+ * (each target's bytes are arch-hooks/<target>/bytes.c's; tramp-<target>.S
  * saves the registers as struct pfe_regs, runtime/pfe.h, lays them out)
  *
  *   PFE_SLOT_BIAS        the patched call's length: the ops slot, from the

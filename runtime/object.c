@@ -5,7 +5,7 @@
  * arch-hooks/layout.c (the reader pfe-scan uses too) say which function
  * each is for and its entry's layout: NOPs before and after, the landing
  * pad, the kCFI hash in either layout, the fentry call or its NOP form;
- * then work out where and how each is patched (arch-hooks/encodings.h)
+ * then work out where and how each is patched (arch-hooks/arch.h)
  * and whether its ops slot is usable.
  *
  * Debugging: PFE_DEBUG=list prints every function found; a record that
@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define RECORD_SECTION "__patchable_function_entries"
-#define CALL_SECTION "__mcount_loc"
+#define RECORD_SECTION PFE_SECTION_ENTRIES
+#define CALL_SECTION PFE_SECTION_CALLS
 
 struct file {
 	const char *path;

@@ -3,7 +3,7 @@
  * while other threads run them, and the veneers near an object whose
  * code the trampolines are out of reach of.
  *
- * Protocols (the bytes come from arch-hooks/encodings.h):
+ * Protocols (the bytes come from arch-hooks/arch.h):
  *   prepare  each entry's sequence in its disabled form, once per object,
  *            when it is loaded (pfe_init from a constructor, pfe_rescan
  *            after dlopen): no thread runs it yet.

@@ -14,12 +14,15 @@
  * the interposition: the loader sees this library as dlopen's caller, so
  * a bare name is searched with this library's RUNPATH (none), not the
  * calling object's (the program's DT_RUNPATH, $ORIGIN).
+ * With PFE_TRACE_RECORD set (`pfe-trace record`), the same functions get
+ * trace-record.c's handlers instead, which record every call; this file
+ * still finds them, follows dlopen and fork, and stops them at exit.
  * Debugging: PFE_DEBUG=list shows what libpfe found; "pfe-trace: N
  * functions" on stderr at load (and after each dlopen) says how many are
  * traced.
  */
 #define _GNU_SOURCE
-#include "pfe.h"
+#include "trace.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -30,24 +33,20 @@
 #include <string.h>
 #include <time.h>
 
-struct counter {
-	struct pfe_func *func;
-	_Atomic uint64_t calls, ns;
-};
-
 /* The counters of the functions traced so far: a block per scan (at
  * load, then after each dlopen), never freed (handlers point into them). */
 struct block {
 	struct block *next;
 	size_t n;
-	struct counter counters[];
+	struct trace_func counters[];
 };
 
 static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct block *blocks;
 static size_t ncounters;
+static enum record_mode mode;
 
-static uint64_t now_ns(void)
+uint64_t trace_now_ns(void)
 {
 	struct timespec ts;
 
@@ -57,28 +56,28 @@ static uint64_t now_ns(void)
 
 static void on_entry(struct pfe_call *c)
 {
-	struct counter *k = c->data;
+	struct trace_func *k = c->data;
 
 	atomic_fetch_add_explicit(&k->calls, 1, memory_order_relaxed);
-	c->cookie = now_ns();
+	c->cookie = trace_now_ns();
 }
 
 static void on_exit_call(struct pfe_call *c)
 {
-	struct counter *k = c->data;
+	struct trace_func *k = c->data;
 
-	atomic_fetch_add_explicit(&k->ns, now_ns() - c->cookie, memory_order_relaxed);
+	atomic_fetch_add_explicit(&k->ns, trace_now_ns() - c->cookie, memory_order_relaxed);
 }
 
 static int by_time(const void *a, const void *b)
 {
-	uint64_t x = atomic_load(&(*(struct counter *const *)a)->ns);
-	uint64_t y = atomic_load(&(*(struct counter *const *)b)->ns);
+	uint64_t x = atomic_load(&(*(struct trace_func *const *)a)->ns);
+	uint64_t y = atomic_load(&(*(struct trace_func *const *)b)->ns);
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }
 
-static void print_counter(FILE *out, const struct counter *k)
+static void print_counter(FILE *out, const struct trace_func *k)
 {
 	const char *name = pfe_func_name(k->func);
 
@@ -87,11 +86,12 @@ static void print_counter(FILE *out, const struct counter *k)
 			(double)atomic_load(&k->ns) / 1e6, name ? name : "?");
 }
 
-__attribute__((destructor)) static void trace_report(void)
+/* The flat table: each function called, most time first. */
+static void print_table(void)
 {
 	const char *path = getenv("PFE_TRACE_OUTPUT");
 	FILE *out;
-	struct counter **all;
+	struct trace_func **all;
 	size_t n = 0;
 
 	pfe_disable_all();
@@ -117,6 +117,20 @@ __attribute__((destructor)) static void trace_report(void)
 	if (out != stderr)
 		fclose(out);
 	free(all);
+}
+
+__attribute__((destructor)) static void trace_stop(void)
+{
+	if (mode == RECORD_YES)
+		record_stop();
+	else if (mode == RECORD_NO)
+		print_table();
+}
+
+void trace_for_each(void (*fn)(struct trace_func *fs, size_t n))
+{
+	for (struct block *b = blocks; b; b = b->next)
+		fn(b->counters, b->n);
 }
 
 /* Whether F is patchable and not traced yet. */
@@ -145,9 +159,14 @@ static void trace_new_functions(void)
 		if (!untraced(f))
 			continue;
 		b->counters[i].func = f;
-		if (pfe_attach(f, on_entry, on_exit_call, &b->counters[i]) == 0)
+		b->counters[i].id = (uint32_t)(ncounters + i);
+		if (pfe_attach(f, mode == RECORD_YES ? record_entry : on_entry,
+			       mode == RECORD_YES ? record_exit : on_exit_call,
+			       &b->counters[i]) == 0)
 			fs[i++] = f;
 	}
+	if (mode == RECORD_YES && b)
+		record_functions(b->counters, i);
 	err = !b || !fs ? PFE_ENOMEM : pfe_enable_many(fs, i);
 	if (b) {
 		b->n = i;
@@ -174,17 +193,39 @@ void *dlopen(const char *path, int flags)
 		atomic_store(&real_dlopen, real);
 	}
 	h = real(path, flags);
-	if (h) {
+	if (h && mode != RECORD_FAILED) {
 		pfe_rescan();
 		trace_new_functions();
 	}
 	return h;
 }
 
+/* fork: the child may dlopen (the lock must be free) and records into a
+ * file of its own. */
+static void lock_blocks(void)
+{
+	pthread_mutex_lock(&blocks_lock);
+}
+
+static void unlock_blocks(void)
+{
+	pthread_mutex_unlock(&blocks_lock);
+}
+
+static void child_after_fork(void)
+{
+	if (mode == RECORD_YES)
+		record_forked();
+	pthread_mutex_unlock(&blocks_lock);
+}
+
 __attribute__((constructor)) static void trace_start(void)
 {
 	int err = pfe_init();
-
+	mode = record_start();
+	if (mode == RECORD_FAILED)
+		return;
+	pthread_atfork(lock_blocks, unlock_blocks, child_after_fork);
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_start: %s (tracing what was found)\n", pfe_strerror(err));
 	trace_new_functions();

@@ -22,9 +22,16 @@
  * look it up (GCC's native NOPs lie before the function's FDE).
  * Debugging: break on pfe__dispatch; `x/28gx $x2` is the pfe_regs.
  */
+#include "tramp-layout.h"
+
 	.text
 
 /* The frame: x29, x30, then struct pfe_regs (224 bytes) at sp + 16. */
+#define REGS(off) (16 + (off))
+/* The stp pairs write x18 right after x8, sp right after lr. */
+.if REGS(PFE_REGS_SIZE) != 240 || PFE_REGS_X18 != PFE_REGS_X + 8*9 || PFE_REGS_SP != PFE_REGS_LR + 8
+.error "struct pfe_regs is not laid out as SAVE stores it (tramp-layout.h)"
+.endif
 .macro SAVE
 	.cfi_startproc
 	.cfi_signal_frame
@@ -37,33 +44,33 @@
 	.cfi_offset x29, -240
 	.cfi_offset x16, -232
 	mov	x29, sp
-	stp	x0, x1, [sp, #16]
-	stp	x2, x3, [sp, #32]
-	stp	x4, x5, [sp, #48]
-	stp	x6, x7, [sp, #64]
-	stp	x8, x18, [sp, #80]
+	stp	x0, x1, [sp, #REGS(PFE_REGS_X + 8*0)]
+	stp	x2, x3, [sp, #REGS(PFE_REGS_X + 8*2)]
+	stp	x4, x5, [sp, #REGS(PFE_REGS_X + 8*4)]
+	stp	x6, x7, [sp, #REGS(PFE_REGS_X + 8*6)]
+	stp	x8, x18, [sp, #REGS(PFE_REGS_X + 8*8)]
 	add	x16, sp, #240
-	stp	x9, x16, [sp, #96]
-	.cfi_offset x30, -144
-	stp	q0, q1, [sp, #112]
-	stp	q2, q3, [sp, #144]
-	stp	q4, q5, [sp, #176]
-	stp	q6, q7, [sp, #208]
+	stp	x9, x16, [sp, #REGS(PFE_REGS_LR)]
+	.cfi_offset x30, REGS(PFE_REGS_LR) - 240
+	stp	q0, q1, [sp, #REGS(PFE_REGS_V + 16*0)]
+	stp	q2, q3, [sp, #REGS(PFE_REGS_V + 16*2)]
+	stp	q4, q5, [sp, #REGS(PFE_REGS_V + 16*4)]
+	stp	q6, q7, [sp, #REGS(PFE_REGS_V + 16*6)]
 	mov	x1, x30
-	add	x2, sp, #16
+	add	x2, sp, #REGS(0)
 .endm
 
 .macro RESTORE
-	ldp	x0, x1, [sp, #16]
-	ldp	x2, x3, [sp, #32]
-	ldp	x4, x5, [sp, #48]
-	ldp	x6, x7, [sp, #64]
-	ldp	x8, x18, [sp, #80]
-	ldr	x9, [sp, #96]
-	ldp	q0, q1, [sp, #112]
-	ldp	q2, q3, [sp, #144]
-	ldp	q4, q5, [sp, #176]
-	ldp	q6, q7, [sp, #208]
+	ldp	x0, x1, [sp, #REGS(PFE_REGS_X + 8*0)]
+	ldp	x2, x3, [sp, #REGS(PFE_REGS_X + 8*2)]
+	ldp	x4, x5, [sp, #REGS(PFE_REGS_X + 8*4)]
+	ldp	x6, x7, [sp, #REGS(PFE_REGS_X + 8*6)]
+	ldp	x8, x18, [sp, #REGS(PFE_REGS_X + 8*8)]
+	ldr	x9, [sp, #REGS(PFE_REGS_LR)]
+	ldp	q0, q1, [sp, #REGS(PFE_REGS_V + 16*0)]
+	ldp	q2, q3, [sp, #REGS(PFE_REGS_V + 16*2)]
+	ldp	q4, q5, [sp, #REGS(PFE_REGS_V + 16*4)]
+	ldp	q6, q7, [sp, #REGS(PFE_REGS_V + 16*6)]
 	ldp	x29, x16, [sp], #240
 	.cfi_def_cfa_offset 0
 	.cfi_restore x29
@@ -113,28 +120,31 @@ pfe__tramp_lookup:
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, %function
 pfe__tramp_return:
+	.if REGS(PFE_RETREGS_SIZE) != 144
+	.error "struct pfe_retregs does not end at the frame's end, sp + 144"
+	.endif
 	hint	34			// bti c
 	stp	x29, x30, [sp, #-144]!
 	.cfi_def_cfa_offset 144
 	.cfi_offset x29, -144
 	.cfi_offset x30, -136
 	mov	x29, sp
-	stp	x0, x1, [sp, #16]
-	stp	x2, x3, [sp, #32]
-	stp	x4, x5, [sp, #48]
-	stp	x6, x7, [sp, #64]
-	stp	q0, q1, [sp, #80]
-	stp	q2, q3, [sp, #112]
-	add	x0, sp, #16
+	stp	x0, x1, [sp, #REGS(PFE_RETREGS_X + 8*0)]
+	stp	x2, x3, [sp, #REGS(PFE_RETREGS_X + 8*2)]
+	stp	x4, x5, [sp, #REGS(PFE_RETREGS_X + 8*4)]
+	stp	x6, x7, [sp, #REGS(PFE_RETREGS_X + 8*6)]
+	stp	q0, q1, [sp, #REGS(PFE_RETREGS_V + 16*0)]
+	stp	q2, q3, [sp, #REGS(PFE_RETREGS_V + 16*2)]
+	add	x0, sp, #REGS(0)
 	add	x1, sp, #144
 	add	x2, sp, #8
 	bl	pfe__exit
-	ldp	x0, x1, [sp, #16]
-	ldp	x2, x3, [sp, #32]
-	ldp	x4, x5, [sp, #48]
-	ldp	x6, x7, [sp, #64]
-	ldp	q0, q1, [sp, #80]
-	ldp	q2, q3, [sp, #112]
+	ldp	x0, x1, [sp, #REGS(PFE_RETREGS_X + 8*0)]
+	ldp	x2, x3, [sp, #REGS(PFE_RETREGS_X + 8*2)]
+	ldp	x4, x5, [sp, #REGS(PFE_RETREGS_X + 8*4)]
+	ldp	x6, x7, [sp, #REGS(PFE_RETREGS_X + 8*6)]
+	ldp	q0, q1, [sp, #REGS(PFE_RETREGS_V + 16*0)]
+	ldp	q2, q3, [sp, #REGS(PFE_RETREGS_V + 16*2)]
 	ldp	x29, x30, [sp], #144
 	.cfi_def_cfa_offset 0
 	.cfi_restore x29

@@ -22,6 +22,8 @@
  * Debugging: break on pfe__dispatch; `x/8wx *(int *)($esp + 12)` is the
  * start of the pfe_regs.
  */
+#include "tramp-layout.h"
+
 	.text
 
 /* ecx: libpfe's GOT, which the xsave parameters are found from. */
@@ -66,6 +68,10 @@
  * pfe__dispatch at 0(%esp); struct pfe_regs at 16(%esp) (eax, edx, ecx,
  * sp, then the extended state, 64-aligned: 32(%esp)).  eax and edx are
  * saved in it (the first fields of both structs); ecx is the GOT. */
+#define REGS(off) (16 + (off))
+.if REGS(PFE_REGS_FPU) != 32 || PFE_RETREGS_FPU != PFE_REGS_FPU || PFE_RETREGS_EAX != PFE_REGS_EAX || PFE_RETREGS_EDX != PFE_REGS_EDX
+.error "struct pfe_regs and pfe_retregs are not laid out as the frame has them (tramp-layout.h)"
+.endif
 .macro FRAME_IN
 	push	%ebp
 	.cfi_adjust_cfa_offset 4
@@ -78,8 +84,8 @@
 	sub	$64, %esp
 	and	$-64, %esp
 	sub	$32, %esp
-	mov	%eax, 16(%esp)
-	mov	%edx, 20(%esp)
+	mov	%eax, REGS(PFE_REGS_EAX)(%esp)
+	mov	%edx, REGS(PFE_REGS_EDX)(%esp)
 .endm
 
 .macro SAVE
@@ -87,22 +93,22 @@
 	.cfi_signal_frame
 	FRAME_IN
 	mov	-4(%ebp), %eax
-	mov	%eax, 24(%esp)
+	mov	%eax, REGS(PFE_REGS_ECX)(%esp)
 	lea	8(%ebp), %eax
-	mov	%eax, 28(%esp)
-	EXT_SAVE 32
+	mov	%eax, REGS(PFE_REGS_SP)(%esp)
+	EXT_SAVE REGS(PFE_REGS_FPU)
 	mov	4(%ebp), %eax
 	mov	%eax, 4(%esp)
-	lea	16(%esp), %edx
+	lea	REGS(0)(%esp), %edx
 	mov	%edx, 8(%esp)
 .endm
 
 .macro RESTORE
 	GOT_ECX
-	EXT_RESTORE 32
-	mov	16(%esp), %eax
-	mov	20(%esp), %edx
-	mov	24(%esp), %ecx
+	EXT_RESTORE REGS(PFE_REGS_FPU)
+	mov	REGS(PFE_REGS_EAX)(%esp), %eax
+	mov	REGS(PFE_REGS_EDX)(%esp), %edx
+	mov	REGS(PFE_REGS_ECX)(%esp), %ecx
 	mov	%ebp, %esp
 	pop	%ebp
 	.cfi_def_cfa %esp, 4
@@ -156,9 +162,9 @@ pfe__tramp_return:
 	.cfi_def_cfa_offset 4
 	.cfi_offset %eip, -4
 	FRAME_IN
-	EXT_SAVE 32
+	EXT_SAVE REGS(PFE_RETREGS_FPU)
 	fninit
-	lea	16(%esp), %eax
+	lea	REGS(0)(%esp), %eax
 	mov	%eax, 0(%esp)
 	lea	8(%ebp), %eax
 	mov	%eax, 4(%esp)
@@ -166,9 +172,9 @@ pfe__tramp_return:
 	mov	%eax, 8(%esp)
 	call	pfe__exit
 	GOT_ECX
-	EXT_RESTORE 32
-	mov	16(%esp), %eax
-	mov	20(%esp), %edx
+	EXT_RESTORE REGS(PFE_RETREGS_FPU)
+	mov	REGS(PFE_RETREGS_EAX)(%esp), %eax
+	mov	REGS(PFE_RETREGS_EDX)(%esp), %edx
 	mov	%ebp, %esp
 	pop	%ebp
 	.cfi_def_cfa %esp, 4

@@ -18,11 +18,16 @@
  * look it up, not in the patched call (tramp-aarch64.S).
  * Debugging: break on pfe__dispatch; `x/20gx $a2` is the pfe_regs.
  */
+#include "tramp-layout.h"
+
 	.text
 	.option	push
 	.option	norvc
 
 /* The frame: struct pfe_regs (160 bytes), then t0 and ra. */
+.if PFE_REGS_SIZE != 160
+.error "struct pfe_regs runs into the saved t0 at 160(sp)"
+.endif
 .macro SAVE
 	.cfi_startproc
 	.cfi_signal_frame
@@ -33,49 +38,49 @@
 	.cfi_offset t0, -16
 	sd	ra, 168(sp)
 	.cfi_offset ra, -8
-	sd	a0, 0(sp)
-	sd	a1, 8(sp)
-	sd	a2, 16(sp)
-	sd	a3, 24(sp)
-	sd	a4, 32(sp)
-	sd	a5, 40(sp)
-	sd	a6, 48(sp)
-	sd	a7, 56(sp)
-	sd	t2, 64(sp)
-	sd	ra, 72(sp)
+	sd	a0, PFE_REGS_A + 8*0(sp)
+	sd	a1, PFE_REGS_A + 8*1(sp)
+	sd	a2, PFE_REGS_A + 8*2(sp)
+	sd	a3, PFE_REGS_A + 8*3(sp)
+	sd	a4, PFE_REGS_A + 8*4(sp)
+	sd	a5, PFE_REGS_A + 8*5(sp)
+	sd	a6, PFE_REGS_A + 8*6(sp)
+	sd	a7, PFE_REGS_A + 8*7(sp)
+	sd	t2, PFE_REGS_T2(sp)
+	sd	ra, PFE_REGS_RA(sp)
 	addi	t1, sp, 176
-	sd	t1, 80(sp)
-	fsd	fa0, 96(sp)
-	fsd	fa1, 104(sp)
-	fsd	fa2, 112(sp)
-	fsd	fa3, 120(sp)
-	fsd	fa4, 128(sp)
-	fsd	fa5, 136(sp)
-	fsd	fa6, 144(sp)
-	fsd	fa7, 152(sp)
+	sd	t1, PFE_REGS_SP(sp)
+	fsd	fa0, PFE_REGS_FA + 8*0(sp)
+	fsd	fa1, PFE_REGS_FA + 8*1(sp)
+	fsd	fa2, PFE_REGS_FA + 8*2(sp)
+	fsd	fa3, PFE_REGS_FA + 8*3(sp)
+	fsd	fa4, PFE_REGS_FA + 8*4(sp)
+	fsd	fa5, PFE_REGS_FA + 8*5(sp)
+	fsd	fa6, PFE_REGS_FA + 8*6(sp)
+	fsd	fa7, PFE_REGS_FA + 8*7(sp)
 	mv	a1, t0
 	mv	a2, sp
 .endm
 
 .macro RESTORE
-	ld	a0, 0(sp)
-	ld	a1, 8(sp)
-	ld	a2, 16(sp)
-	ld	a3, 24(sp)
-	ld	a4, 32(sp)
-	ld	a5, 40(sp)
-	ld	a6, 48(sp)
-	ld	a7, 56(sp)
-	ld	t2, 64(sp)
-	fld	fa0, 96(sp)
-	fld	fa1, 104(sp)
-	fld	fa2, 112(sp)
-	fld	fa3, 120(sp)
-	fld	fa4, 128(sp)
-	fld	fa5, 136(sp)
-	fld	fa6, 144(sp)
-	fld	fa7, 152(sp)
-	ld	ra, 72(sp)		/* pfe_regs.ra: an exit hook may change it */
+	ld	a0, PFE_REGS_A + 8*0(sp)
+	ld	a1, PFE_REGS_A + 8*1(sp)
+	ld	a2, PFE_REGS_A + 8*2(sp)
+	ld	a3, PFE_REGS_A + 8*3(sp)
+	ld	a4, PFE_REGS_A + 8*4(sp)
+	ld	a5, PFE_REGS_A + 8*5(sp)
+	ld	a6, PFE_REGS_A + 8*6(sp)
+	ld	a7, PFE_REGS_A + 8*7(sp)
+	ld	t2, PFE_REGS_T2(sp)
+	fld	fa0, PFE_REGS_FA + 8*0(sp)
+	fld	fa1, PFE_REGS_FA + 8*1(sp)
+	fld	fa2, PFE_REGS_FA + 8*2(sp)
+	fld	fa3, PFE_REGS_FA + 8*3(sp)
+	fld	fa4, PFE_REGS_FA + 8*4(sp)
+	fld	fa5, PFE_REGS_FA + 8*5(sp)
+	fld	fa6, PFE_REGS_FA + 8*6(sp)
+	fld	fa7, PFE_REGS_FA + 8*7(sp)
+	ld	ra, PFE_REGS_RA(sp)		/* pfe_regs.ra: an exit hook may change it */
 	ld	t0, 160(sp)
 	addi	sp, sp, 176
 	.cfi_def_cfa_offset 0
@@ -123,22 +128,25 @@ pfe__tramp_lookup:
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, @function
 pfe__tramp_return:
+	.if PFE_RETREGS_SIZE != 32
+	.error "struct pfe_retregs runs into the saved ra at 32(sp)"
+	.endif
 	addi	sp, sp, -48
 	.cfi_def_cfa_offset 48
 	sd	ra, 32(sp)
 	.cfi_offset ra, -16
-	sd	a0, 0(sp)
-	sd	a1, 8(sp)
-	fsd	fa0, 16(sp)
-	fsd	fa1, 24(sp)
+	sd	a0, PFE_RETREGS_A + 8*0(sp)
+	sd	a1, PFE_RETREGS_A + 8*1(sp)
+	fsd	fa0, PFE_RETREGS_FA + 8*0(sp)
+	fsd	fa1, PFE_RETREGS_FA + 8*1(sp)
 	mv	a0, sp
 	addi	a1, sp, 48
 	addi	a2, sp, 32
 	call	pfe__exit
-	ld	a0, 0(sp)
-	ld	a1, 8(sp)
-	fld	fa0, 16(sp)
-	fld	fa1, 24(sp)
+	ld	a0, PFE_RETREGS_A + 8*0(sp)
+	ld	a1, PFE_RETREGS_A + 8*1(sp)
+	fld	fa0, PFE_RETREGS_FA + 8*0(sp)
+	fld	fa1, PFE_RETREGS_FA + 8*1(sp)
 	ld	ra, 32(sp)
 	addi	sp, sp, 48
 	.cfi_def_cfa_offset 0

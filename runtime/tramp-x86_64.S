@@ -23,6 +23,8 @@
  * Debugging: break on pfe__dispatch; `x/26gx $rdx` is the pfe_regs;
  * `p pfe__vec_width` the width saved (0 xmm, 1 ymm, 2 zmm).
  */
+#include "tramp-layout.h"
+
 	.text
 
 /* Vector registers 0..N-1 saved to or restored from OFF(%rsp) (OP save or
@@ -92,6 +94,9 @@
 
 /* The frame: saved %rbp; below it, 64-aligned, struct pfe_regs (208
  * bytes) at 0(%rsp) and the extended state at 256(%rsp). */
+.if PFE_REGS_SIZE > 256
+.error "struct pfe_regs runs into the vector registers at 256(%rsp)"
+.endif
 .macro SAVE
 	.cfi_startproc
 	.cfi_signal_frame
@@ -102,24 +107,24 @@
 	.cfi_def_cfa_register %rbp
 	sub	$768, %rsp
 	and	$-64, %rsp
-	mov	%rdi, 0(%rsp)
-	mov	%rsi, 8(%rsp)
-	mov	%rdx, 16(%rsp)
-	mov	%rcx, 24(%rsp)
-	mov	%r8, 32(%rsp)
-	mov	%r9, 40(%rsp)
-	mov	%rax, 48(%rsp)
-	mov	%r10, 56(%rsp)
+	mov	%rdi, PFE_REGS_RDI(%rsp)
+	mov	%rsi, PFE_REGS_RSI(%rsp)
+	mov	%rdx, PFE_REGS_RDX(%rsp)
+	mov	%rcx, PFE_REGS_RCX(%rsp)
+	mov	%r8, PFE_REGS_R8(%rsp)
+	mov	%r9, PFE_REGS_R9(%rsp)
+	mov	%rax, PFE_REGS_RAX(%rsp)
+	mov	%r10, PFE_REGS_R10(%rsp)
 	lea	16(%rbp), %r11
-	mov	%r11, 64(%rsp)
-	movaps	%xmm0, 80(%rsp)
-	movaps	%xmm1, 96(%rsp)
-	movaps	%xmm2, 112(%rsp)
-	movaps	%xmm3, 128(%rsp)
-	movaps	%xmm4, 144(%rsp)
-	movaps	%xmm5, 160(%rsp)
-	movaps	%xmm6, 176(%rsp)
-	movaps	%xmm7, 192(%rsp)
+	mov	%r11, PFE_REGS_SP(%rsp)
+	movaps	%xmm0, PFE_REGS_XMM+16*0(%rsp)
+	movaps	%xmm1, PFE_REGS_XMM+16*1(%rsp)
+	movaps	%xmm2, PFE_REGS_XMM+16*2(%rsp)
+	movaps	%xmm3, PFE_REGS_XMM+16*3(%rsp)
+	movaps	%xmm4, PFE_REGS_XMM+16*4(%rsp)
+	movaps	%xmm5, PFE_REGS_XMM+16*5(%rsp)
+	movaps	%xmm6, PFE_REGS_XMM+16*6(%rsp)
+	movaps	%xmm7, PFE_REGS_XMM+16*7(%rsp)
 	VEC_MOVES save, 256, 8
 	mov	8(%rbp), %rsi
 	mov	%rsp, %rdx
@@ -127,22 +132,22 @@
 
 .macro RESTORE
 	VEC_MOVES restore, 256, 8
-	mov	0(%rsp), %rdi
-	mov	8(%rsp), %rsi
-	mov	16(%rsp), %rdx
-	mov	24(%rsp), %rcx
-	mov	32(%rsp), %r8
-	mov	40(%rsp), %r9
-	mov	48(%rsp), %rax
-	mov	56(%rsp), %r10
-	movaps	80(%rsp), %xmm0
-	movaps	96(%rsp), %xmm1
-	movaps	112(%rsp), %xmm2
-	movaps	128(%rsp), %xmm3
-	movaps	144(%rsp), %xmm4
-	movaps	160(%rsp), %xmm5
-	movaps	176(%rsp), %xmm6
-	movaps	192(%rsp), %xmm7
+	mov	PFE_REGS_RDI(%rsp), %rdi
+	mov	PFE_REGS_RSI(%rsp), %rsi
+	mov	PFE_REGS_RDX(%rsp), %rdx
+	mov	PFE_REGS_RCX(%rsp), %rcx
+	mov	PFE_REGS_R8(%rsp), %r8
+	mov	PFE_REGS_R9(%rsp), %r9
+	mov	PFE_REGS_RAX(%rsp), %rax
+	mov	PFE_REGS_R10(%rsp), %r10
+	movaps	PFE_REGS_XMM+16*0(%rsp), %xmm0
+	movaps	PFE_REGS_XMM+16*1(%rsp), %xmm1
+	movaps	PFE_REGS_XMM+16*2(%rsp), %xmm2
+	movaps	PFE_REGS_XMM+16*3(%rsp), %xmm3
+	movaps	PFE_REGS_XMM+16*4(%rsp), %xmm4
+	movaps	PFE_REGS_XMM+16*5(%rsp), %xmm5
+	movaps	PFE_REGS_XMM+16*6(%rsp), %xmm6
+	movaps	PFE_REGS_XMM+16*7(%rsp), %xmm7
 	mov	%rbp, %rsp
 	pop	%rbp
 	.cfi_def_cfa %rsp, 8
@@ -202,10 +207,13 @@ pfe__tramp_return:
 	.cfi_def_cfa_register %rbp
 	sub	$320, %rsp
 	and	$-64, %rsp
-	mov	%rax, 0(%rsp)
-	mov	%rdx, 8(%rsp)
-	movaps	%xmm0, 16(%rsp)
-	movaps	%xmm1, 32(%rsp)
+	.if PFE_RETREGS_SIZE > 64
+	.error "struct pfe_retregs runs into the vector registers at 64(%rsp)"
+	.endif
+	mov	%rax, PFE_RETREGS_RAX(%rsp)
+	mov	%rdx, PFE_RETREGS_RDX(%rsp)
+	movaps	%xmm0, PFE_RETREGS_XMM+16*0(%rsp)
+	movaps	%xmm1, PFE_RETREGS_XMM+16*1(%rsp)
 	VEC_MOVES save, 64, 2
 	X87_SAVE
 	mov	%rsp, %rdi
@@ -214,10 +222,10 @@ pfe__tramp_return:
 	call	pfe__exit
 	X87_RESTORE
 	VEC_MOVES restore, 64, 2
-	mov	0(%rsp), %rax
-	mov	8(%rsp), %rdx
-	movaps	16(%rsp), %xmm0
-	movaps	32(%rsp), %xmm1
+	mov	PFE_RETREGS_RAX(%rsp), %rax
+	mov	PFE_RETREGS_RDX(%rsp), %rdx
+	movaps	PFE_RETREGS_XMM+16*0(%rsp), %xmm0
+	movaps	PFE_RETREGS_XMM+16*1(%rsp), %xmm1
 	mov	%rbp, %rsp
 	pop	%rbp
 	.cfi_def_cfa %rsp, 8

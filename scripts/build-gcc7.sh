@@ -28,7 +28,7 @@ say() { printf 'build-gcc7: %s\n' "$*"; }
 # nothing the suite does not use).  GCC 7 is C++98 code: newer g++ default to
 # C++17, which it does not compile under.
 COMMON="--disable-bootstrap --enable-languages=c,c++ --enable-plugin
- --disable-multilib --disable-lto --disable-nls --disable-decimal-float
+ --disable-multilib --enable-lto --disable-nls --disable-decimal-float
  --disable-libssp --disable-libquadmath --disable-libgomp --disable-libatomic
  --disable-libitm --disable-libsanitizer --disable-libvtv --disable-libcilkrts
  --disable-libmpx --with-system-zlib --program-suffix=-7"
@@ -62,7 +62,8 @@ aarch64_sysroot() {
 build() {
 	t=$1
 	shift
-	stamp=$PREFIX/.done-$t
+	# The stamp names what the build has: a build from before LTO is redone.
+	stamp=$PREFIX/.done-$t-lto
 	[ -f "$stamp" ] && return 0
 	unpack
 	log=$PREFIX/build-$t.log
@@ -74,8 +75,8 @@ build() {
 	(cd "$obj" &&
 		CC=gcc-12 CXX="g++-12 -std=gnu++98" CFLAGS="-O2 -g0" CXXFLAGS="-O2 -g0" \
 		"$PREFIX/src/gcc-7.5.0/configure" --prefix="$PREFIX" $COMMON "$@" &&
-		make -j"$JOBS" all-gcc all-target-libgcc &&
-		make install-gcc install-target-libgcc) >"$log" 2>&1 ||
+		make -j"$JOBS" all-gcc all-lto-plugin all-target-libgcc &&
+		make install-gcc install-lto-plugin install-target-libgcc) >"$log" 2>&1 ||
 		{ say "GCC 7.5 ($t) build failed; last lines of $log:"; tail -30 "$log"; exit 1; }
 	rm -rf "$obj"
 	touch "$stamp"

@@ -41,7 +41,8 @@ copy_tree() {
 
 # pfe.scan runs the fuzzer built next to pfe-scan: DIR gets the tree's own
 # (built below), or its own build when MUTATED (a mutant of pfe-scan or of
-# the encodings it links).
+# arch-hooks/' plain-C layer it links: arch-hooks/*.[ch], <target>/bytes.c
+# and <target>/*.h; not the plugin's <target>/gcc.c).
 add_fuzzer() {
 	mkdir -p "$1/build"
 	if [ -n "$2" ]; then
@@ -84,7 +85,7 @@ one() {
 		printf 'STALE %s: its sed script changes nothing in%s\n' "$n" "$stale"
 		return
 	fi
-	add_fuzzer "$dir" "$(grep -E '^(pfe-scan/|arch-hooks/encodings)' "$dir/.mutant-seds")"
+	add_fuzzer "$dir" "$(grep -E '^(pfe-scan/|arch-hooks/([^ /]+|[^ /]+/bytes\.c|[^ /]+/[^ /]+\.h) )' "$dir/.mutant-seds")"
 	# shellcheck disable=SC2046
 	out=$(run_part "$dir" $(field "$n" where) 2>&1)
 	run=$(field "$n" where | awk '{ print $1 }')

@@ -1,5 +1,6 @@
-/* enc-check.c: checks arch-hooks/encodings.{h,c}, the one description of
- * each target's bytes, against the target's assembler and against itself
+/* enc-check.c: checks the plain-C layer of arch-hooks/ (arch.h,
+ * <target>/bytes.c), the one description of each target's bytes, against
+ * the target's assembler and against itself
  * (testsuite/pfe.runtime/encodings.exp).  A host tool: it reads objects of
  * any of the four targets.
  *
@@ -18,7 +19,7 @@
  * a malformed object (the message names the file and the offset).
  * Debugging: compare `enc-check table ARCH` with `objdump -d` of the object.
  */
-#include "../../arch-hooks/encodings.h"
+#include "../../arch-hooks/arch.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -281,7 +282,7 @@ static int cmd_self(const struct pfe_arch *a)
 	bad |= check(pfe_enc_nop_run(a, a->fentry_nop->bytes, a->fentry_nop->len) == a->fentry_nop->len,
 		     a->name, "fentry-nop is NOPs");
 	/* The fentry call's last instruction calls SYM, the sequence's start. */
-	size_t clen = a->fentry_call->len, at = a->id == PFE_ARCH_AARCH64 ? 4 : 0;
+	size_t clen = a->fentry_call->len, at = a->call_lead;
 	bad |= check(a->call(a->fentry_call->bytes + at, clen - at, at, &call) == clen - at &&
 		     call.target == 0, a->name, "fentry-call calls SYM");
 	bad |= check(a->fentry_nop->len == clen, a->name, "fentry-nop as long as the call");
@@ -315,7 +316,7 @@ static void put_c_line(const char *name, const char *line, size_t len)
 	puts("\\n");
 }
 
-/* The spellings arch-hooks/<backend>.c must print.  The ops slot holds SYM
+/* The spellings arch-hooks/<target>/gcc.c must print.  The ops slot holds SYM
  * or 0: its first operand is the plugin's %s. */
 static int cmd_spellings(const struct pfe_arch *a)
 {

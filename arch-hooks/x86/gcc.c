@@ -1,4 +1,7 @@
-/* arch-hooks/i386.c: target facts for GCC's i386 back end: x86_64 and i386.
+/* arch-hooks/x86/gcc.c: the plugin's hooks for GCC's i386 back end:
+ * x86_64 and i386 (struct pfe_backend, gcc-plugin/pfe.h).  The bytes
+ * these spellings give are x86/bytes.c's (plain C, arch-hooks/arch.h);
+ * testsuite/pfe.runtime/encodings.exp checks that the two agree.
  *
  * One GCC back end serves -m64 and -m32, so this file holds two tables and
  * picks one once the target options are final.  -mx32 is refused (its
@@ -7,9 +10,10 @@
  * Debugging: compile with -S and -m64/-m32; the NOP spelling, the record
  * directive and the ENDBR handling all come from here.
  */
-#include "../gcc-plugin/pfe.h"
+#include "../../gcc-plugin/pfe.h"
 #include "insn-flags.h"
 #include "insn-codes.h"
+#include "x86.h"
 
 /* fentry as GCC's -pg -mfentry [-mnop-mcount] prints it
  * (x86_function_profiler): a 5-byte NOP; on x86_64 a direct call, through
@@ -90,25 +94,13 @@ static const char *x86_take_queued_landing_pad(void)
 	return TARGET_64BIT ? "\tendbr64\n" : "\tendbr32\n";
 }
 
-/* kCFI (x86_64), as Clang 16 spells it.  A hash that is, or whose negation
- * is, an ENDBR64/ENDBR32 encoding would put a landing pad inside the
- * preamble or the check: Clang adds one to it (MaskKCFIType), everywhere
- * but in __kcfi_typeid_ symbols. */
-static unsigned int x86_kcfi_mask(unsigned int hash)
-{
-	static const unsigned int endbr[] = { 0xfa1e0ff3u, 0xfb1e0ff3u };
-
-	for (size_t i = 0; i < ARRAY_SIZE(endbr); i++)
-		if (hash == endbr[i] || hash == -endbr[i])
-			return hash + 1;
-	return hash;
-}
-
-/* __cfi_<name>: the padding, then the hash as the immediate of a mov, so
- * that disassemblers see an instruction (Clang's words). */
+/* kCFI (x86_64), as Clang 16 spells it, the hash masked as Clang masks it
+ * everywhere but in __kcfi_typeid_ symbols (x86.h).  __cfi_<name>: the
+ * padding, then the hash as the immediate of a mov, so that disassemblers
+ * see an instruction (Clang's words). */
 static void x86_put_kcfi_hash(FILE *out, unsigned int hash)
 {
-	fprintf(out, "\tmovl\t$%u, %%eax\n", x86_kcfi_mask(hash));
+	fprintf(out, "\tmovl\t$%u, %%eax\n", pfe_x86_kcfi_mask(hash));
 }
 
 /* Clang's X86 KCFI_CHECK: r10 = -hash + the target's word; a sum of zero
@@ -118,7 +110,7 @@ static void x86_put_kcfi_check(FILE *out, unsigned int hash, unsigned int offset
 {
 	fprintf(out, "\tmovl\t$%u, %%%%r10d\n\taddl\t-%u(%%0), %%%%r10d\n"
 		"\tje\t.Lkcfi_pass%%=\n.Lkcfi_trap%%=:\n\tud2\n",
-		-x86_kcfi_mask(hash), offset);
+		-pfe_x86_kcfi_mask(hash), offset);
 }
 
 /* Clang aligns x86 functions to 16 bytes, to 1 when optimizing for size;
@@ -130,7 +122,7 @@ static unsigned int x86_kcfi_align_log2(void)
 
 static const char *const x86_kcfi_clobbers[] = { "r10", "cc", NULL };
 
-static const struct pfe_arch x86_64_arch = {
+static const struct pfe_backend x86_64_arch = {
 	.nop = "\tnop\n",
 	.nop_size = 1,
 	.pointer_op = "\t.quad\t",
@@ -163,7 +155,7 @@ static const struct pfe_arch x86_64_arch = {
 	.kcfi_va_list = NULL,
 };
 
-static const struct pfe_arch i386_arch = {
+static const struct pfe_backend i386_arch = {
 	.nop = "\tnop\n",
 	.nop_size = 1,
 	.pointer_op = "\t.long\t",
@@ -196,7 +188,7 @@ static const struct pfe_arch i386_arch = {
 	.kcfi_va_list = NULL,
 };
 
-const struct pfe_arch *pfe_arch_select(const char **why)
+const struct pfe_backend *pfe_backend_select(const char **why)
 {
 	if (TARGET_X32) {
 		*why = "x86 -mx32";

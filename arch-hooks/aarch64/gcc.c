@@ -1,4 +1,4 @@
-/* arch-hooks/aarch64.c: target facts for GCC's aarch64 back end.
+/* arch-hooks/aarch64/gcc.c: the plugin's hooks for GCC's aarch64 back end.
  *
  * NOPs are 4 bytes; records are .8byte.  With -mbranch-protection the
  * entry starts with BTI C (GCC prints it as "hint 34 // bti c"): the NOPs
@@ -16,9 +16,13 @@
  * must return with x30 restored from x9); NOP form: two NOPs.  The ops slot
  * is an .8byte.
  *
+ * The bytes these spellings give are aarch64/bytes.c's (plain C,
+ * arch-hooks/arch.h); testsuite/pfe.runtime/encodings.exp checks that the
+ * two agree.
+ *
  * Debugging: aarch64-linux-gnu-gcc -S -mbranch-protection=standard.
  */
-#include "../gcc-plugin/pfe.h"
+#include "../../gcc-plugin/pfe.h"
 #include "tm_p.h"
 #include "cgraph.h"
 #include "insn-flags.h"
@@ -93,7 +97,7 @@ static unsigned int aarch64_kcfi_align_log2(void)
 
 static const char *const aarch64_kcfi_clobbers[] = { "x16", "x17", "cc", NULL };
 
-static const struct pfe_arch aarch64_arch = {
+static const struct pfe_backend aarch64_arch = {
 	.nop = "\tnop\n",
 	.nop_size = 4,
 	.pointer_op = "\t.8byte\t",
@@ -123,7 +127,7 @@ static const struct pfe_arch aarch64_arch = {
 	.kcfi_va_list = "St9__va_list",	/* AAPCS64: va_list mangles as std::__va_list */
 };
 
-const struct pfe_arch *pfe_arch_select(const char **why)
+const struct pfe_backend *pfe_backend_select(const char **why)
 {
 	if (TARGET_ILP32) {
 		*why = "aarch64 -mabi=ilp32";

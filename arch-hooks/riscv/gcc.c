@@ -1,4 +1,4 @@
-/* arch-hooks/riscv.c: target facts for GCC's riscv back end (riscv64).
+/* arch-hooks/riscv/gcc.c: the plugin's hooks for GCC's riscv back end (riscv64).
  *
  * "nop" is 4 bytes; under RVC (-march=rv64gc) the assembler turns it into
  * the 2-byte c.nop, as it does for GCC's own -fpatchable-function-entry.
@@ -15,9 +15,13 @@
  * 4-byte boundary so that each half can be swapped atomically; NOP form:
  * two 4-byte NOPs, even under RVC.  The ops slot is an .8byte.
  *
+ * The bytes these spellings give are riscv/bytes.c's (plain C,
+ * arch-hooks/arch.h); testsuite/pfe.runtime/encodings.exp checks that the
+ * two agree.
+ *
  * Debugging: riscv64-linux-gnu-gcc -S -march=rv64gc / -march=rv64g.
  */
-#include "../gcc-plugin/pfe.h"
+#include "../../gcc-plugin/pfe.h"
 
 static const char *const riscv_landing_pads[] = { NULL };
 
@@ -58,7 +62,7 @@ static unsigned int riscv_kcfi_align_log2(void)
 
 static const char *const riscv_kcfi_clobbers[] = { "t1", "t2", NULL };
 
-static const struct pfe_arch riscv64_arch = {
+static const struct pfe_backend riscv64_arch = {
 	.nop = "\tnop\n",
 	.nop_size = 4,
 	.pointer_op = "\t.8byte\t",
@@ -88,14 +92,14 @@ static const struct pfe_arch riscv64_arch = {
 	.kcfi_va_list = NULL,
 };
 
-const struct pfe_arch *pfe_arch_select(const char **why)
+const struct pfe_backend *pfe_backend_select(const char **why)
 {
 	if (!TARGET_64BIT) {
 		*why = "riscv32 (only riscv64 is supported)";
 		return NULL;
 	}
 	/* Under RVC the assembler turns "nop" into the 2-byte c.nop. */
-	static struct pfe_arch riscv64_rvc_arch;
+	static struct pfe_backend riscv64_rvc_arch;
 	if (!TARGET_RVC)
 		return &riscv64_arch;
 	riscv64_rvc_arch = riscv64_arch;

@@ -1,0 +1,25 @@
+/* arch-hooks/names.h: the section and symbol names pfe's output is read
+ * by, written once for the plugin (gcc-plugin/), pfe-scan, libpfe
+ * (runtime/) and the tests' C code alike.  The same on every target;
+ * plain C (the plugin includes it from C++ too).  The shell and Tcl
+ * scripts spell them again (scripts/pfe-cc, testsuite/).
+ *
+ * Debugging: `readelf -SW FILE` and `nm FILE` show these names.
+ */
+#ifndef PFE_NAMES_H
+#define PFE_NAMES_H
+
+/* The entry records: GCC's -fpatchable-function-entry section. */
+#define PFE_SECTION_ENTRIES "__patchable_function_entries"
+/* The call-site records of the fentry call (x86's -mrecord-mcount). */
+#define PFE_SECTION_CALLS "__mcount_loc"
+/* What the fentry call calls unless told otherwise (GCC's -mfentry). */
+#define PFE_FENTRY_SYMBOL "__fentry__"
+/* kCFI, as Clang names it: the table of the checks' traps, the absolute
+ * symbols __kcfi_typeid_<name> = the type hash of <name>, the x86
+ * preamble __cfi_<name> holding the hash before <name>'s entry. */
+#define PFE_SECTION_KCFI_TRAPS ".kcfi_traps"
+#define PFE_KCFI_TYPEID_PREFIX "__kcfi_typeid_"
+#define PFE_KCFI_PREAMBLE_PREFIX "__cfi_"
+
+#endif /* PFE_NAMES_H */

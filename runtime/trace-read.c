@@ -1,0 +1,693 @@
+/* trace-read.c: pfe-trace-read, the reader of `pfe-trace record`'s files
+ * (trace-format.h): a host tool, whatever target wrote them.
+ *
+ *   pfe-trace-read report PATH...   per function: calls, total, self and
+ *                                   average time (total counts a recursive
+ *                                   function's outermost call only; self
+ *                                   leaves out the callees)
+ *   pfe-trace-read replay PATH...   the call tree of each thread
+ *   pfe-trace-read chrome PATH...   Chrome trace JSON (B/E events)
+ *   pfe-trace-read flame PATH...    folded stacks for flamegraph.pl (self
+ *                                   time in ns a stack)
+ *   pfe-trace-read dump PATH...     every record, as written
+ * A PATH is a record file or a directory of them (*.pfetrace).  Output on
+ * stdout; what was lost (flight recorder wraps, exits never seen) is said
+ * on stderr.  Exit status 0, 1 when a file is unreadable or not a record
+ * file, 2 for a usage error.
+ *
+ * How: a file is read whole; its blocks of records are gathered by thread
+ * (serial), and each thread's records are walked once: entries push a
+ * frame, exits pop it, and each command is a visitor of the frames'
+ * starts and ends.  Depths resynchronise the walk where records are
+ * missing (a flight recorder's ring starts mid-call; a call deeper than
+ * libpfe's stack of exits has no exit).
+ * Debugging: the dump command; runtime/README.md, "pfe-trace record".
+ */
+#define _GNU_SOURCE
+#include "trace-format.h"
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static _Noreturn void out_of_memory(void)
+{
+	fputs("pfe-trace-read: out of memory\n", stderr);
+	exit(1);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+/* Make room for one more of N elements of SIZE in *P (capacity *CAP). */
+static void grow(void *p, size_t n, size_t *cap, size_t size)
+{
+	if (n < *cap)
+		return;
+	*cap = *cap ? *cap * 2 : 16;
+	*(void **)p = xrealloc(*(void **)p, *cap * size);
+}
+
+/* One thread's records, in order. */
+struct thread {
+	uint32_t serial, tid;
+	uint64_t lost, end_ns;
+	struct pfe_trace_rec *recs;
+	size_t n, cap;
+};
+
+struct process {
+	const char *file;
+	uint32_t pid;
+	char **names;		/* by function id; NULL: none */
+	size_t nnames;
+	struct thread *threads;
+	size_t nthreads, cap;
+};
+
+static const char *func_name(const struct process *p, uint32_t id)
+{
+	static char unknown[32];
+
+	if (id < p->nnames && p->names[id])
+		return p->names[id];
+	snprintf(unknown, sizeof unknown, "func#%" PRIu32, id);
+	return unknown;
+}
+
+static struct thread *thread_of(struct process *p, const struct pfe_trace_block *b)
+{
+	for (size_t i = 0; i < p->nthreads; i++)
+		if (p->threads[i].serial == b->serial)
+			return &p->threads[i];
+	grow(&p->threads, p->nthreads, &p->cap, sizeof *p->threads);
+	p->threads[p->nthreads] = (struct thread){ .serial = b->serial, .tid = b->tid, .lost = b->lost };
+	return &p->threads[p->nthreads++];
+}
+
+/* A block of functions at DATA (SIZE bytes left); its length, or 0 if it
+ * is cut short. */
+static size_t read_funcs(struct process *p, const struct pfe_trace_block *b, const char *data, size_t size)
+{
+	size_t at = 0;
+
+	for (uint32_t i = 0; i < b->n; i++) {
+		struct pfe_trace_func f;
+		size_t len;
+
+		if (size - at < sizeof f)
+			return 0;
+		memcpy(&f, data + at, sizeof f);
+		len = sizeof f + (f.name_len + 7u) / 8 * 8;
+		if (size - at < len)
+			return 0;
+		if (f.id >= p->nnames) {
+			p->names = xrealloc(p->names, (f.id + 1) * sizeof *p->names);
+			memset(p->names + p->nnames, 0, (f.id + 1 - p->nnames) * sizeof *p->names);
+			p->nnames = f.id + 1;
+		}
+		free(p->names[f.id]);
+		p->names[f.id] = f.name_len ? strndup(data + at + sizeof f, f.name_len) : NULL;
+		at += len;
+	}
+	return at ? at : 1;
+}
+
+static size_t read_records(struct process *p, const struct pfe_trace_block *b, const char *data, size_t size)
+{
+	struct thread *t = thread_of(p, b);
+	size_t bytes = (size_t)b->n * sizeof *t->recs;
+
+	if (size < bytes || !b->n)
+		return 0;
+	t->recs = xrealloc(t->recs, (t->n + b->n) * sizeof *t->recs);
+	memcpy(t->recs + t->n, data, bytes);
+	t->n += b->n;
+	t->end_ns = b->end_ns;
+	return bytes;
+}
+
+static char *slurp(const char *path, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	char *data = NULL;
+	size_t cap = 0, n = 0, got;
+
+	if (!f)
+		return NULL;
+	do {
+		grow(&data, n + 65536, &cap, 1);
+		got = fread(data + n, 1, cap - n, f);
+		n += got;
+	} while (got);
+	fclose(f);
+	*size = n;
+	return data;
+}
+
+static int by_serial(const void *a, const void *b)
+{
+	const struct thread *x = a, *y = b;
+
+	return x->serial < y->serial ? -1 : x->serial > y->serial;
+}
+
+/* Read the record file PATH into *P; false (said) if it is not one. */
+static bool read_process(const char *path, struct process *p)
+{
+	struct pfe_trace_header h;
+	size_t size, at = sizeof h;
+	char *data = slurp(path, &size);
+
+	*p = (struct process){ .file = path };
+	if (!data || size < sizeof h || (memcpy(&h, data, sizeof h), memcmp(h.magic, PFE_TRACE_MAGIC, 8)) ||
+	    h.version != PFE_TRACE_VERSION) {
+		fprintf(stderr, "pfe-trace-read: %s: not a pfe-trace record file (version %u)\n", path,
+			PFE_TRACE_VERSION);
+		free(data);
+		return false;
+	}
+	p->pid = h.pid;
+	while (size - at >= sizeof(struct pfe_trace_block)) {
+		struct pfe_trace_block b;
+		size_t len = 0;
+
+		memcpy(&b, data + at, sizeof b);
+		at += sizeof b;
+		if (b.kind == PFE_TRACE_FUNCS)
+			len = read_funcs(p, &b, data + at, size - at);
+		else if (b.kind == PFE_TRACE_RECORDS)
+			len = read_records(p, &b, data + at, size - at);
+		if (!len) {
+			fprintf(stderr, "pfe-trace-read: %s: a block cut short or unknown at byte %zu (the rest is left out)\n",
+				path, at - sizeof b);
+			break;
+		}
+		at += len;
+	}
+	free(data);
+	qsort(p->threads, p->nthreads, sizeof *p->threads, by_serial);
+	return true;
+}
+
+/* The walk: a frame a call.  The recorder writes at most 8 arguments. */
+#define MAX_ARGS 16
+enum leave_how { LEFT_RETURN, LEFT_UNWOUND, LEFT_RUNNING, LEFT_LOST };
+
+struct frame {
+	uint32_t func;
+	uint16_t depth;
+	uint64_t start, child_ns;
+	uint64_t args[MAX_ARGS];
+	uint8_t argn[MAX_ARGS], nargs;
+	bool has_ret;
+	uint64_t ret;
+	size_t mark;		/* the visitor's */
+};
+
+struct walk;
+struct visitor {
+	void (*enter)(struct walk *w, struct frame *f);
+	/* DURATION: end - start; F->child_ns: its callees' (already added) */
+	void (*leave)(struct walk *w, struct frame *f, uint64_t end, enum leave_how how);
+};
+
+struct walk {
+	const struct visitor *v;
+	const struct process *p;
+	const struct thread *t;
+	struct frame *stack;
+	size_t depth, cap;
+	bool entered;		/* the top's enter was called */
+	uint64_t lost_exits, orphans;
+};
+
+static void announce_top(struct walk *w)
+{
+	if (w->depth && !w->entered) {
+		w->entered = true;
+		if (w->v->enter)
+			w->v->enter(w, &w->stack[w->depth - 1]);
+	}
+}
+
+static void pop(struct walk *w, uint64_t end, enum leave_how how)
+{
+	struct frame *f = &w->stack[w->depth - 1];
+
+	announce_top(w);
+	if (end < f->start)
+		end = f->start;
+	if (w->v->leave)
+		w->v->leave(w, f, end, how);
+	w->depth--;
+	if (w->depth)
+		w->stack[w->depth - 1].child_ns += end - f->start;
+	w->lost_exits += how == LEFT_LOST;
+}
+
+static void walk_entry(struct walk *w, const struct pfe_trace_rec *r)
+{
+	announce_top(w);
+	while (w->depth && w->stack[w->depth - 1].depth >= r->depth)
+		pop(w, r->value, LEFT_LOST);
+	grow(&w->stack, w->depth, &w->cap, sizeof *w->stack);
+	w->stack[w->depth++] = (struct frame){ .func = r->func, .depth = r->depth, .start = r->value };
+	w->entered = false;
+}
+
+static struct frame *top_if(struct walk *w, const struct pfe_trace_rec *r)
+{
+	struct frame *f = w->depth ? &w->stack[w->depth - 1] : NULL;
+
+	return f && f->func == r->func && f->depth == r->depth ? f : NULL;
+}
+
+static void walk_exit(struct walk *w, const struct pfe_trace_rec *r)
+{
+	size_t i = w->depth;
+
+	while (i && w->stack[i - 1].depth > r->depth)
+		i--;
+	if (!i || w->stack[i - 1].depth != r->depth || w->stack[i - 1].func != r->func) {
+		w->orphans++;	/* its entry is not in the trace */
+		return;
+	}
+	while (w->depth > i)
+		pop(w, r->value, LEFT_LOST);
+	pop(w, r->value, r->kind == PFE_TRACE_EXIT ? LEFT_RETURN : LEFT_UNWOUND);
+}
+
+static void walk_record(struct walk *w, const struct pfe_trace_rec *r)
+{
+	struct frame *f;
+
+	switch (r->kind) {
+	case PFE_TRACE_ENTRY:
+		walk_entry(w, r);
+		break;
+	case PFE_TRACE_ARG:
+		if ((f = top_if(w, r)) && !w->entered && f->nargs < MAX_ARGS) {
+			f->argn[f->nargs] = r->index;
+			f->args[f->nargs++] = r->value;
+		}
+		break;
+	case PFE_TRACE_RETVAL:
+		if ((f = top_if(w, r))) {
+			f->has_ret = true;
+			f->ret = r->value;
+		}
+		break;
+	case PFE_TRACE_EXIT:
+	case PFE_TRACE_UNWOUND:
+		walk_exit(w, r);
+		break;
+	default:
+		w->orphans++;
+	}
+}
+
+/* Walk each thread of P with V. */
+static void walk_process(const struct process *p, const struct visitor *v, void (*each_thread)(struct walk *w))
+{
+	for (size_t i = 0; i < p->nthreads; i++) {
+		struct walk w = { .v = v, .p = p, .t = &p->threads[i] };
+
+		if (each_thread)
+			each_thread(&w);
+		for (size_t j = 0; j < w.t->n; j++)
+			walk_record(&w, &w.t->recs[j]);
+		while (w.depth)
+			pop(&w, w.t->end_ns, LEFT_RUNNING);
+		if (w.t->lost)
+			fprintf(stderr, "pfe-trace-read: %s: thread %" PRIu32 ": the %" PRIu64
+				" records before these were overwritten (flight recorder)\n", p->file, w.t->tid, w.t->lost);
+		if (w.lost_exits || w.orphans)
+			fprintf(stderr, "pfe-trace-read: %s: thread %" PRIu32 ": %" PRIu64 " calls without their exit, %"
+				PRIu64 " exits without their entry\n", p->file, w.t->tid, w.lost_exits, w.orphans);
+		free(w.stack);
+	}
+}
+
+/* The same for each of the N processes PS. */
+static void walk_all(const struct process *ps, size_t n, const struct visitor *v, void (*each_thread)(struct walk *w))
+{
+	for (size_t i = 0; i < n; i++)
+		walk_process(&ps[i], v, each_thread);
+}
+
+/* A map from strings to counters (report: by name; flame: by stack). */
+struct entry {
+	char *key;
+	uint64_t calls, total, self;
+	unsigned running;	/* report: calls of it on the thread's stack */
+};
+
+struct map {
+	struct entry *slots;
+	size_t n, cap;
+};
+
+static size_t hash(const char *s)
+{
+	size_t h = 5381;
+
+	while (*s)
+		h = h * 33 + (unsigned char)*s++;
+	return h;
+}
+
+static struct entry *lookup(struct map *m, const char *key)
+{
+	size_t i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct map bigger = { calloc(m->cap ? m->cap * 2 : 64, sizeof *m->slots), 0, m->cap ? m->cap * 2 : 64 };
+
+		if (!bigger.slots)
+			out_of_memory();
+		for (size_t j = 0; j < m->cap; j++)
+			if (m->slots[j].key)
+				*lookup(&bigger, m->slots[j].key) = m->slots[j];
+		free(m->slots);
+		*m = bigger;
+	}
+	for (i = hash(key) & (m->cap - 1); m->slots[i].key; i = (i + 1) & (m->cap - 1))
+		if (strcmp(m->slots[i].key, key) == 0)
+			return &m->slots[i];
+	m->slots[i].key = strdup(key);
+	m->n++;
+	return &m->slots[i];
+}
+
+/* The entries of M, sorted by CMP. */
+static struct entry **sorted(const struct map *m, int (*cmp)(const void *, const void *))
+{
+	struct entry **all = xrealloc(NULL, (m->n + 1) * sizeof *all);
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->slots[i].key)
+			all[n++] = &m->slots[i];
+	qsort(all, n, sizeof *all, cmp);
+	return all;
+}
+
+/* report */
+static struct map report_map;
+
+static void report_enter(struct walk *w, struct frame *f)
+{
+	struct entry *e = lookup(&report_map, func_name(w->p, f->func));
+
+	e->calls++;
+	e->running++;
+}
+
+static void report_leave(struct walk *w, struct frame *f, uint64_t end, enum leave_how how)
+{
+	struct entry *e = lookup(&report_map, func_name(w->p, f->func));
+	uint64_t duration = end - f->start;
+
+	(void)how;
+	if (--e->running == 0)
+		e->total += duration;
+	e->self += duration - f->child_ns;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct entry *x = *(struct entry *const *)a, *y = *(struct entry *const *)b;
+
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+static void report(struct process *ps, size_t n)
+{
+	static const struct visitor v = { report_enter, report_leave };
+	struct entry **all;
+
+	walk_all(ps, n, &v, NULL);
+	all = sorted(&report_map, by_total);
+	printf("%10s %14s %14s %14s  %s\n", "calls", "total_us", "self_us", "avg_us", "function");
+	for (size_t i = 0; i < report_map.n; i++)
+		printf("%10" PRIu64 " %14.3f %14.3f %14.3f  %s\n", all[i]->calls, all[i]->total / 1e3, all[i]->self / 1e3,
+		       all[i]->total / 1e3 / (double)all[i]->calls, all[i]->key);
+	free(all);
+}
+
+/* replay: a call is printed when its first callee starts ("f() {") or
+ * when it ends without one ("f() = 3;", with its duration). */
+static bool replay_open;	/* the top frame's line is not printed yet */
+
+/* F's line, indented for the LEVEL of calls out of it on the stack. */
+static void print_call(struct walk *w, const struct frame *f, size_t level)
+{
+	printf("%*s%s(", 2 * (int)level, "", func_name(w->p, f->func));
+	for (unsigned i = 0; i < f->nargs; i++) {
+		int64_t s = (int64_t)f->args[i];
+
+		if (s >= INT32_MIN && s <= INT32_MAX)
+			printf("%sarg%u=%" PRId64, i ? ", " : "", f->argn[i], s);
+		else
+			printf("%sarg%u=%#" PRIx64, i ? ", " : "", f->argn[i], f->args[i]);
+	}
+	putchar(')');
+}
+
+static void replay_enter(struct walk *w, struct frame *f)
+{
+	if (replay_open && w->depth > 1) {
+		printf("%13s | ", "");
+		print_call(w, &w->stack[w->depth - 2], w->depth - 2);
+		puts(" {");
+	}
+	(void)f;
+	replay_open = true;
+}
+
+static const char *const how_note[] = { "", " /* unwound */", " /* still running */", " /* exit lost */" };
+
+static void replay_leave(struct walk *w, struct frame *f, uint64_t end, enum leave_how how)
+{
+	printf("%10.3f us | ", (end - f->start) / 1e3);
+	if (replay_open) {
+		print_call(w, f, w->depth - 1);
+		if (f->has_ret)
+			printf(" = %" PRId64, (int64_t)f->ret);
+		printf(";%s\n", how_note[how]);
+	} else {
+		printf("%*s}", 2 * (int)(w->depth - 1), "");
+		if (f->has_ret)
+			printf(" = %" PRId64 ";", (int64_t)f->ret);
+		printf(" /* %s */%s\n", func_name(w->p, f->func), how_note[how]);
+	}
+	replay_open = false;
+}
+
+static void replay_thread(struct walk *w)
+{
+	printf("# pid %" PRIu32 " tid %" PRIu32 " (thread %" PRIu32 ")\n", w->p->pid, w->t->tid, w->t->serial);
+	replay_open = false;
+}
+
+static void replay(struct process *ps, size_t n)
+{
+	static const struct visitor v = { replay_enter, replay_leave };
+
+	walk_all(ps, n, &v, replay_thread);
+}
+
+/* chrome: {"traceEvents":[...]}, a B event a call and an E event at its end. */
+static bool chrome_first = true;
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			printf("\\u%04x", *s);
+		else
+			putchar(*s);
+	}
+	putchar('"');
+}
+
+static void chrome_event(struct walk *w, const struct frame *f, char ph, uint64_t ns)
+{
+	printf("%s\n{\"name\":", chrome_first ? "" : ",");
+	chrome_first = false;
+	json_string(func_name(w->p, f->func));
+	printf(",\"ph\":\"%c\",\"pid\":%" PRIu32 ",\"tid\":%" PRIu32 ",\"ts\":%" PRIu64 ".%03u", ph, w->p->pid,
+	       w->t->tid, ns / 1000, (unsigned)(ns % 1000));
+}
+
+static void chrome_enter(struct walk *w, struct frame *f)
+{
+	chrome_event(w, f, 'B', f->start);
+	if (f->nargs) {
+		printf(",\"args\":{");
+		for (unsigned i = 0; i < f->nargs; i++)
+			printf("%s\"arg%u\":%" PRId64, i ? "," : "", f->argn[i], (int64_t)f->args[i]);
+		putchar('}');
+	}
+	putchar('}');
+}
+
+static void chrome_leave(struct walk *w, struct frame *f, uint64_t end, enum leave_how how)
+{
+	static const char *const how_name[] = { "return", "unwound", "still running", "exit lost" };
+
+	chrome_event(w, f, 'E', end);
+	printf(",\"args\":{\"end\":\"%s\"", how_name[how]);
+	if (f->has_ret)
+		printf(",\"retval\":%" PRId64, (int64_t)f->ret);
+	printf("}}");
+}
+
+static void chrome(struct process *ps, size_t n)
+{
+	static const struct visitor v = { chrome_enter, chrome_leave };
+
+	printf("{\"traceEvents\":[");
+	walk_all(ps, n, &v, NULL);
+	printf("\n],\"displayTimeUnit\":\"ns\"}\n");
+}
+
+/* flame: "main;f;g NS", the self time of each stack. */
+static struct map flame_map;
+static char *flame_path;
+static size_t flame_len, flame_cap;
+
+static void flame_enter(struct walk *w, struct frame *f)
+{
+	const char *name = func_name(w->p, f->func);
+	size_t len = strlen(name);
+
+	f->mark = flame_len;
+	grow(&flame_path, flame_len + len + 2, &flame_cap, 1);
+	flame_len += (size_t)sprintf(flame_path + flame_len, "%s%s", flame_len ? ";" : "", name);
+}
+
+static void flame_leave(struct walk *w, struct frame *f, uint64_t end, enum leave_how how)
+{
+	(void)w;
+	(void)how;
+	lookup(&flame_map, flame_path)->self += end - f->start - f->child_ns;
+	flame_len = f->mark;
+	flame_path[flame_len] = '\0';
+}
+
+static int by_key(const void *a, const void *b)
+{
+	return strcmp((*(struct entry *const *)a)->key, (*(struct entry *const *)b)->key);
+}
+
+static void flame(struct process *ps, size_t n)
+{
+	static const struct visitor v = { flame_enter, flame_leave };
+	struct entry **all;
+
+	walk_all(ps, n, &v, NULL);
+	all = sorted(&flame_map, by_key);
+	for (size_t i = 0; i < flame_map.n; i++)
+		printf("%s %" PRIu64 "\n", all[i]->key, all[i]->self);
+	free(all);
+}
+
+/* dump: the records as they are. */
+static void dump(struct process *ps, size_t n)
+{
+	static const char *const kinds[] = { "?", "entry", "exit", "unwound", "arg", "retval" };
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < ps[i].nthreads; j++) {
+			const struct thread *t = &ps[i].threads[j];
+
+			printf("# %s: pid %" PRIu32 " tid %" PRIu32 " thread %" PRIu32 ": %zu records, %" PRIu64
+			       " lost before, end %" PRIu64 "\n", ps[i].file, ps[i].pid, t->tid, t->serial, t->n, t->lost,
+			       t->end_ns);
+			for (size_t k = 0; k < t->n; k++) {
+				const struct pfe_trace_rec *r = &t->recs[k];
+
+				printf("%-7s %5u %" PRIu64 " %s/%u\n", kinds[r->kind <= 5 ? r->kind : 0], r->depth, r->value,
+				       func_name(&ps[i], r->func), r->index);
+			}
+		}
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The record files of PATH: itself, or the *.pfetrace in it (sorted). */
+static void add_path(const char *path, char ***files, size_t *n, size_t *cap)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	size_t first = *n;
+
+	if (stat(path, &st) != 0 || !S_ISDIR(st.st_mode) || !(d = opendir(path))) {
+		grow(files, *n, cap, sizeof **files);
+		(*files)[(*n)++] = strdup(path);
+		return;
+	}
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name), slen = strlen(PFE_TRACE_SUFFIX);
+
+		if (len > slen && strcmp(e->d_name + len - slen, PFE_TRACE_SUFFIX) == 0) {
+			grow(files, *n, cap, sizeof **files);
+			if (asprintf(&(*files)[(*n)++], "%s/%s", path, e->d_name) < 0)
+				out_of_memory();
+		}
+	}
+	closedir(d);
+	if (*n == first)
+		fprintf(stderr, "pfe-trace-read: %s: no record file (*%s) in it\n", path, PFE_TRACE_SUFFIX);
+	qsort(*files + first, *n - first, sizeof **files, by_name);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		void (*run)(struct process *ps, size_t n);
+	} commands[] = { { "report", report }, { "replay", replay }, { "chrome", chrome },
+			 { "flame", flame }, { "dump", dump } };
+	char **files = NULL;
+	size_t nfiles = 0, cap = 0, nps = 0;
+	struct process *ps;
+	int status = 0;
+
+	for (size_t c = 0; argc >= 3 && c < sizeof commands / sizeof *commands; c++) {
+		if (strcmp(argv[1], commands[c].name) != 0)
+			continue;
+		for (int i = 2; i < argc; i++)
+			add_path(argv[i], &files, &nfiles, &cap);
+		ps = xrealloc(NULL, (nfiles + 1) * sizeof *ps);
+		for (size_t i = 0; i < nfiles; i++)
+			if (read_process(files[i], &ps[nps]))
+				nps++;
+			else
+				status = 1;
+		commands[c].run(ps, nps);
+		return status || !nfiles;
+	}
+	fputs("usage: pfe-trace-read report|replay|chrome|flame|dump FILE-OR-DIR...\n", stderr);
+	return 2;
+}

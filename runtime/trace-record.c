@@ -1,0 +1,532 @@
+/* trace-record.c: the recorder of libpfe-trace.so (`pfe-trace record`):
+ * every entry and exit of the traced functions, with its time, thread and
+ * depth, into a buffer per thread that only its thread writes (no lock,
+ * no atomic read-modify-write on a call), and from there into one file a
+ * process (trace-format.h; runtime/README.md, "pfe-trace record").
+ *
+ * Two modes: write everything (each thread writes its buffer to the file
+ * when full, and at exit), or flight recorder (PFE_TRACE_FLIGHT=SIZE: each
+ * thread's buffer is a ring of SIZE bytes, written at exit: the last
+ * calls).  Filters (what scripts/pfe-trace passes, one pattern a line):
+ *   PFE_TRACE_FILTER   -F: only these functions and their callees
+ *   PFE_TRACE_NOTRACE  -N: neither these nor their callees
+ *   PFE_TRACE_DEPTH    -D: no call deeper than this (from 1, counted from
+ *                      the outermost -F function when there is one)
+ *   PFE_TRACE_TIME     -t: no call shorter than this (one that recorded
+ *                      no callee: it is taken back from the buffer)
+ *   PFE_TRACE_ARGS     -A: PATTERN@argN[,argM...] integer arguments
+ *   PFE_TRACE_RETVAL   -R: PATTERN[@retval] integer return values
+ * Patterns are POSIX extended regular expressions the whole name matches.
+ *
+ * The file is opened for each write (O_APPEND, one writev a block): a
+ * program closing its descriptors cannot make us write into its files,
+ * and a child after fork gets a file of its own.  At exit the handlers
+ * are detached and pfe_synchronize waits until none runs, so the buffers
+ * are read while nothing writes them.
+ * Debugging: PFE_DEBUG=1 says on stderr where each process records and
+ * how much it wrote; pfe-trace-read dump FILE prints every record.
+ */
+#define _GNU_SOURCE
+#include "trace.h"
+#include "trace-format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+/* A thread's buffer and its call state; only the thread writes it (the
+ * exit reads it after pfe_synchronize). */
+struct tbuf {
+	struct tbuf *next;		/* every buffer of the process */
+	uint32_t tid, serial;
+	uint32_t depth;			/* traced calls running */
+	uint32_t notrace;		/* -N calls running */
+	uint32_t filter_in;		/* -F calls running */
+	uint32_t filter_base;		/* depth out of the outermost -F call */
+	uint64_t head;			/* records since the last write */
+	uint64_t cap;			/* records the buffer holds */
+	struct pfe_trace_rec recs[];
+};
+
+/* Write everything: buffers of 1 MiB a thread. */
+#define WRITE_ALL_BYTES (1u << 20)
+/* Flight recorder: the smallest ring (records). */
+#define MIN_RING 64u
+
+static struct {
+	char path[PATH_MAX];		/* this process's file */
+	bool flight;			/* ring buffers, written at exit */
+	uint64_t cap;			/* records a buffer */
+	bool any_filter;		/* -F given */
+	unsigned max_depth;		/* -D, 0: none */
+	uint64_t min_ns;		/* -t, 0: none */
+	uint64_t t0;			/* the start: cookies count from it */
+} cfg;
+
+static struct tbuf *_Atomic all_bufs;
+static _Atomic uint32_t next_serial;
+static __thread struct tbuf *my_buf __attribute__((tls_model("initial-exec")));
+
+/* The cookie: the entry's time (44 bits of ns from cfg.t0, 4.8 hours,
+ * compared modulo that), what the entry did (4 bits), the depth (16
+ * bits, saturating).  The depth travels in the cookie because a call
+ * deeper than libpfe's stack of exits gets no exit: the next exit resets
+ * the thread's depth from its own cookie. */
+enum { C_RECORDED = 1, C_FILTER = 2, C_NOTRACE = 4 };
+#define COOKIE_TIME_BITS 44
+#define COOKIE_TIME_MASK ((UINT64_C(1) << COOKIE_TIME_BITS) - 1)
+
+static uint64_t make_cookie(uint64_t now, unsigned flags, unsigned depth)
+{
+	return ((now - cfg.t0) & COOKIE_TIME_MASK) << 20 | (uint64_t)flags << 16 | (depth > 0xffff ? 0xffff : depth);
+}
+
+static uint64_t cookie_elapsed(uint64_t cookie, uint64_t now)
+{
+	return ((now - cfg.t0) - (cookie >> 20)) & COOKIE_TIME_MASK;
+}
+
+/* Say what cannot be done. */
+static void say(const char *what, const char *detail)
+{
+	fprintf(stderr, "pfe-trace: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
+}
+
+static bool debugging(void)
+{
+	return getenv("PFE_DEBUG") != NULL;
+}
+
+/* Write BLOCK and the records of up to two segments to the file. */
+static void write_block(const struct pfe_trace_block *block, const void *a, size_t alen, const void *b, size_t blen)
+{
+	static _Atomic bool failed;	/* said once */
+	struct iovec iov[3] = { { (void *)block, sizeof *block }, { (void *)a, alen }, { (void *)b, blen } };
+	int fd = cfg.path[0] ? open(cfg.path, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
+	ssize_t want = (ssize_t)(sizeof *block + alen + blen);
+
+	if ((fd < 0 || writev(fd, iov, 3) != want) && cfg.path[0] && !atomic_exchange(&failed, true))
+		say(cfg.path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Write what BUF holds (from the owning thread, or at exit) and empty it. */
+static void flush_buf(struct tbuf *buf)
+{
+	struct pfe_trace_block block = { PFE_TRACE_RECORDS, 0, buf->tid, buf->serial, 0, trace_now_ns() };
+	uint64_t n = buf->head < buf->cap ? buf->head : buf->cap;
+	uint64_t first = buf->head - n;		/* the oldest record kept */
+	uint64_t at = first & (buf->cap - 1);	/* where it is (the ring wraps) */
+	uint64_t before_wrap = n < buf->cap - at ? n : buf->cap - at;
+
+	if (!n)
+		return;
+	block.n = (uint32_t)n;
+	block.lost = first;
+	write_block(&block, &buf->recs[at], before_wrap * sizeof *buf->recs, buf->recs,
+		    (n - before_wrap) * sizeof *buf->recs);
+	buf->head = 0;
+}
+
+static uint32_t gettid_now(void)
+{
+	return (uint32_t)syscall(SYS_gettid);
+}
+
+/* This thread's buffer, made at its first call (mmap: handlers may run in
+ * signal handlers); NULL when there is no memory (its calls are not
+ * recorded). */
+static struct tbuf *thread_buf(void)
+{
+	struct tbuf *buf = my_buf;
+	size_t bytes = sizeof *buf + cfg.cap * sizeof buf->recs[0];
+
+	if (buf)
+		return buf;
+	buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		return NULL;
+	buf->tid = gettid_now();
+	buf->serial = atomic_fetch_add(&next_serial, 1);
+	buf->cap = cfg.cap;
+	buf->next = atomic_load(&all_bufs);
+	while (!atomic_compare_exchange_weak(&all_bufs, &buf->next, buf))
+		;
+	my_buf = buf;
+	return buf;
+}
+
+static void put(struct tbuf *buf, uint64_t value, uint32_t func, unsigned depth, unsigned kind, unsigned index)
+{
+	if (!cfg.flight && buf->head == buf->cap)
+		flush_buf(buf);
+	buf->recs[buf->head & (buf->cap - 1)] = (struct pfe_trace_rec){
+		value, func, (uint16_t)(depth > 0xffff ? 0xffff : depth), (uint8_t)kind, (uint8_t)index
+	};
+	buf->head++;
+}
+
+void record_entry(struct pfe_call *c)
+{
+	const struct trace_func *f = c->data;
+	struct tbuf *buf = thread_buf();
+	uint64_t now = trace_now_ns();
+	unsigned flags = 0, depth, rdepth;
+
+	if (!buf) {
+		c->cookie = 0;
+		return;
+	}
+	depth = ++buf->depth;
+	if (f->flags & TRACE_NOTRACE) {
+		buf->notrace++;
+		flags |= C_NOTRACE;
+	}
+	if (f->flags & TRACE_FILTER) {
+		if (!buf->filter_in++)
+			buf->filter_base = depth - 1;
+		flags |= C_FILTER;
+	}
+	rdepth = depth - buf->filter_base;
+	if (!buf->notrace && (!cfg.any_filter || buf->filter_in) && (!cfg.max_depth || rdepth <= cfg.max_depth)) {
+		flags |= C_RECORDED;
+		put(buf, now, f->id, rdepth, PFE_TRACE_ENTRY, 0);
+		for (unsigned i = 0; i < f->nargs; i++)
+			put(buf, pfe_arg(c, f->args[i] - 1u), f->id, rdepth, PFE_TRACE_ARG, f->args[i]);
+	}
+	c->cookie = make_cookie(now, flags, depth);
+}
+
+/* -t: take back the entry of a call too short, when nothing was recorded
+ * after it but its arguments (they are still in the buffer). */
+static bool took_back(struct tbuf *buf, const struct trace_func *f, unsigned rdepth)
+{
+	uint64_t k = 1u + f->nargs;
+	const struct pfe_trace_rec *r;
+
+	if (buf->head < k)
+		return false;
+	r = &buf->recs[(buf->head - k) & (buf->cap - 1)];
+	if (r->kind != PFE_TRACE_ENTRY || r->func != f->id || r->depth != rdepth)
+		return false;
+	buf->head -= k;
+	return true;
+}
+
+void record_exit(struct pfe_call *c)
+{
+	const struct trace_func *f = c->data;
+	struct tbuf *buf = my_buf;
+	uint64_t now = trace_now_ns();
+	unsigned flags = (unsigned)(c->cookie >> 16) & 0xf, depth = (unsigned)(c->cookie & 0xffff);
+
+	if (!buf || !depth)
+		return;
+	buf->depth = depth - 1;
+	if (flags & C_RECORDED) {
+		unsigned rdepth = depth - buf->filter_base;
+
+		if (!cfg.min_ns || cookie_elapsed(c->cookie, now) >= cfg.min_ns || !took_back(buf, f, rdepth)) {
+			if ((f->flags & TRACE_RETVAL) && c->retregs)
+				put(buf, pfe_retval(c), f->id, rdepth, PFE_TRACE_RETVAL, 0);
+			put(buf, now, f->id, rdepth, c->retregs ? PFE_TRACE_EXIT : PFE_TRACE_UNWOUND, 0);
+		}
+	}
+	if (flags & C_FILTER)
+		buf->filter_in--;
+	if (flags & C_NOTRACE)
+		buf->notrace--;
+}
+
+/* The filters: each line of the variable VAR a pattern (with what follows
+ * its last '@' when AT), and what to do with each function it matches. */
+struct pattern {
+	regex_t re;
+	const char *spec;	/* after '@', or NULL */
+	const char *text;
+};
+
+static struct pattern *patterns[4];
+static size_t npatterns[4];
+enum { P_FILTER, P_NOTRACE, P_ARGS, P_RETVAL };
+static const char *const pattern_vars[4] = { "PFE_TRACE_FILTER", "PFE_TRACE_NOTRACE", "PFE_TRACE_ARGS",
+					     "PFE_TRACE_RETVAL" };
+
+static bool compile_pattern(struct pattern *p, char *line, bool at)
+{
+	char *sign = at ? strrchr(line, '@') : NULL;
+	char *anchored;
+	int err;
+
+	if (sign)
+		*sign = '\0';
+	p->spec = sign ? sign + 1 : NULL;
+	p->text = line;
+	if (asprintf(&anchored, "^(%s)$", line) < 0)
+		return false;
+	err = regcomp(&p->re, anchored, REG_EXTENDED | REG_NOSUB);
+	free(anchored);
+	if (err) {
+		char msg[128];
+
+		regerror(err, &p->re, msg, sizeof msg);
+		fprintf(stderr, "pfe-trace: pattern %s: %s (ignored)\n", line, msg);
+	}
+	return !err;
+}
+
+static void read_patterns(unsigned which)
+{
+	const char *value = getenv(pattern_vars[which]);
+	char *copy = value ? strdup(value) : NULL, *save = NULL;
+	size_t n = 0;
+
+	if (!copy)
+		return;
+	for (const char *c = copy; *c; c++)
+		n += *c == '\n';
+	patterns[which] = calloc(n + 1, sizeof *patterns[which]);
+	for (char *line = strtok_r(copy, "\n", &save); line && patterns[which]; line = strtok_r(NULL, "\n", &save))
+		if (compile_pattern(&patterns[which][npatterns[which]], line, which >= P_ARGS))
+			npatterns[which]++;
+}
+
+/* The first pattern of WHICH that NAME matches, or NULL. */
+static const struct pattern *matching(unsigned which, const char *name)
+{
+	for (size_t i = 0; i < npatterns[which]; i++)
+		if (regexec(&patterns[which][i].re, name, 0, NULL, 0) == 0)
+			return &patterns[which][i];
+	return NULL;
+}
+
+/* -A's "arg1,arg3": the argument numbers into F; false if malformed. */
+static bool parse_args(struct trace_func *f, const char *spec)
+{
+	const char *s = spec;
+
+	f->nargs = 0;
+	while (s && *s) {
+		char *end;
+		unsigned long n;
+
+		if (strncmp(s, "arg", 3) != 0)
+			return false;
+		n = strtoul(s + 3, &end, 10);
+		if (n < 1 || n > 255 || f->nargs == TRACE_MAX_ARGS || (*end && *end != ','))
+			return false;
+		f->args[f->nargs++] = (uint8_t)n;
+		s = *end ? end + 1 : end;
+	}
+	return f->nargs > 0;
+}
+
+static void apply_filters(struct trace_func *f)
+{
+	const char *name = pfe_func_name(f->func);
+	const struct pattern *p;
+
+	if (!name)
+		return;
+	f->flags = (matching(P_FILTER, name) ? TRACE_FILTER : 0) | (matching(P_NOTRACE, name) ? TRACE_NOTRACE : 0);
+	p = matching(P_RETVAL, name);
+	if (p && (!p->spec || strcmp(p->spec, "retval") == 0))
+		f->flags |= TRACE_RETVAL;
+	else if (p)
+		fprintf(stderr, "pfe-trace: -R %s@%s: only @retval (ignored)\n", p->text, p->spec);
+	p = matching(P_ARGS, name);
+	if (p && !parse_args(f, p->spec))
+		fprintf(stderr, "pfe-trace: -A %s@%s: want argN[,argM...] (integer and pointer arguments, N from 1, "
+			"at most %d; ignored)\n", p->text, p->spec ? p->spec : "", TRACE_MAX_ARGS);
+}
+
+/* Write the names of the N functions FS (a block of them). */
+static void write_functions(struct trace_func *fs, size_t n)
+{
+	struct pfe_trace_block block = { PFE_TRACE_FUNCS, (uint32_t)n, 0, 0, 0, 0 };
+	size_t bytes = 0, at = 0;
+	char *data;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *name = pfe_func_name(fs[i].func);
+
+		bytes += sizeof(struct pfe_trace_func) + ((name ? strlen(name) : 0) + 7) / 8 * 8;
+	}
+	data = calloc(1, bytes + 1);
+	if (!data) {
+		say("no memory for the names of the functions", NULL);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *name = pfe_func_name(fs[i].func);
+		struct pfe_trace_func tf = { fs[i].id, (uint32_t)(name ? strlen(name) : 0),
+					     (uint64_t)(uintptr_t)pfe_func_addr(fs[i].func) };
+
+		memcpy(data + at, &tf, sizeof tf);
+		memcpy(data + at + sizeof tf, name ? name : "", tf.name_len);
+		at += sizeof tf + (tf.name_len + 7u) / 8 * 8;
+	}
+	write_block(&block, data, bytes, NULL, 0);
+	free(data);
+}
+
+void record_functions(struct trace_func *fs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		apply_filters(&fs[i]);
+	write_functions(fs, n);
+}
+
+/* Make this process's file, DIR/<pid>.pfetrace (or <pid>-<n>.pfetrace:
+ * a process that exec'ed keeps its id), with its header. */
+static bool make_file(const char *dir)
+{
+	struct pfe_trace_header h = { PFE_TRACE_MAGIC, PFE_TRACE_VERSION, (uint32_t)getpid() };
+	int fd = -1;
+
+	for (unsigned n = 0; fd < 0 && n < 100; n++) {
+		if (n)
+			snprintf(cfg.path, sizeof cfg.path, "%s/%u-%u%s", dir, h.pid, n, PFE_TRACE_SUFFIX);
+		else
+			snprintf(cfg.path, sizeof cfg.path, "%s/%u%s", dir, h.pid, PFE_TRACE_SUFFIX);
+		fd = open(cfg.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd < 0 && errno != EEXIST)
+			break;
+	}
+	if (fd < 0 || write(fd, &h, sizeof h) != (ssize_t)sizeof h) {
+		fprintf(stderr, "pfe-trace: cannot make a record file in %s: %s (not tracing)\n", dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	close(fd);
+	if (debugging())
+		fprintf(stderr, "pfe-trace: recording into %s\n", cfg.path);
+	return true;
+}
+
+/* "10us", "1M": a number with an optional unit of UNITS (name, factor;
+ * the first has the factor of a bare number); false if malformed. */
+struct unit {
+	const char *name;
+	uint64_t factor;
+};
+
+static bool parse_scaled(const char *s, const struct unit *units, uint64_t *out)
+{
+	char *end;
+	unsigned long long n = strtoull(s, &end, 10);
+
+	if (end == s)
+		return false;
+	for (const struct unit *u = units; u->name; u++)
+		if (strcmp(end, u->name) == 0) {
+			*out = n * u->factor;
+			return true;
+		}
+	return false;
+}
+
+static const struct unit time_units[] = { { "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+					   { "s", 1000000000 }, { NULL, 0 } };
+static const struct unit count_units[] = { { "", 1 }, { NULL, 0 } };
+static const struct unit size_units[] = { { "", 1 }, { "K", 1u << 10 }, { "M", 1u << 20 }, { "G", 1u << 30 },
+					   { NULL, 0 } };
+
+/* A numeric setting VAR parsed with UNITS into *OUT (left alone if unset
+ * or malformed: said). */
+static void read_scaled(const char *var, const struct unit *units, uint64_t *out)
+{
+	const char *value = getenv(var);
+
+	if (value && *value && !parse_scaled(value, units, out))
+		fprintf(stderr, "pfe-trace: %s=%s: not a number with a unit (ignored)\n", var, value);
+}
+
+/* The ring's records: the largest power of two in BYTES, at least MIN_RING. */
+static uint64_t ring_records(uint64_t bytes)
+{
+	uint64_t n = MIN_RING;
+
+	while (n * 2 * sizeof(struct pfe_trace_rec) <= bytes)
+		n *= 2;
+	return n;
+}
+
+static void read_settings(void)
+{
+	uint64_t flight = 0, depth = 0;
+
+	read_scaled("PFE_TRACE_FLIGHT", size_units, &flight);
+	read_scaled("PFE_TRACE_DEPTH", count_units, &depth);
+	read_scaled("PFE_TRACE_TIME", time_units, &cfg.min_ns);
+	cfg.flight = flight != 0;
+	cfg.cap = cfg.flight ? ring_records(flight) : WRITE_ALL_BYTES / sizeof(struct pfe_trace_rec);
+	cfg.max_depth = depth > 0xffff ? 0xffff : (unsigned)depth;
+	for (unsigned i = 0; i < 4; i++)
+		read_patterns(i);
+	cfg.any_filter = npatterns[P_FILTER] > 0;
+}
+
+enum record_mode record_start(void)
+{
+	const char *dir = getenv("PFE_TRACE_RECORD");
+
+	if (!dir || !*dir)
+		return RECORD_NO;
+	read_settings();
+	cfg.t0 = trace_now_ns();
+	return make_file(dir) ? RECORD_YES : RECORD_FAILED;
+}
+
+void record_forked(void)
+{
+	struct tbuf *mine = my_buf;
+	char dir[PATH_MAX];
+	char *slash;
+
+	/* The parent writes what the buffers held; the other threads are gone. */
+	atomic_store(&next_serial, 0);
+	if (mine) {
+		mine->head = 0;
+		mine->next = NULL;
+		mine->tid = gettid_now();
+		mine->serial = atomic_fetch_add(&next_serial, 1);
+	}
+	atomic_store(&all_bufs, mine);
+	snprintf(dir, sizeof dir, "%s", cfg.path);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	if (make_file(slash ? dir : "."))
+		trace_for_each(write_functions);
+	else
+		cfg.path[0] = '\0';
+}
+
+void record_stop(void)
+{
+	size_t threads = 0;
+	int err;
+
+	pfe_disable_all();
+	pfe_detach_all();
+	err = pfe_synchronize();
+	if (err)
+		say("record_stop: a handler still runs; its thread's last records may be torn", pfe_strerror(err));
+	if (!cfg.path[0])
+		return;
+	for (struct tbuf *buf = atomic_load(&all_bufs); buf; buf = buf->next, threads++)
+		flush_buf(buf);
+	if (debugging())
+		fprintf(stderr, "pfe-trace: %zu threads written to %s\n", threads, cfg.path);
+}

@@ -1,0 +1,59 @@
+/* trace.h: what the two halves of libpfe-trace.so share: trace.c finds and
+ * attaches the functions (at load, after each dlopen) and prints the flat
+ * table; trace-record.c records every call into per-thread buffers when
+ * `pfe-trace record` asks (PFE_TRACE_RECORD).  Internal to the library.
+ * Debugging: PFE_DEBUG=1 makes both say what they do on stderr.
+ */
+#ifndef PFE_RUNTIME_TRACE_H
+#define PFE_RUNTIME_TRACE_H
+
+#include "pfe.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The most arguments recorded of one function (-A). */
+#define TRACE_MAX_ARGS 8
+
+/* What the record filters make of a function (trace-record.c). */
+enum {
+	TRACE_FILTER = 1,	/* -F: record it and its callees */
+	TRACE_NOTRACE = 2,	/* -N: record neither it nor its callees */
+	TRACE_RETVAL = 4,	/* -R: record its return value */
+};
+
+/* A traced function: what its handlers get as data. */
+struct trace_func {
+	struct pfe_func *func;
+	uint32_t id;			/* in record files */
+	uint8_t flags;			/* TRACE_FILTER... */
+	uint8_t nargs;			/* -A: how many of ARGS */
+	uint8_t args[TRACE_MAX_ARGS];	/* argument numbers, from 1 */
+	_Atomic uint64_t calls, ns;	/* the flat table */
+};
+
+/* trace.c: call FN on each block of functions traced so far (the lock
+ * held: FN must not dlopen). */
+void trace_for_each(void (*fn)(struct trace_func *fs, size_t n));
+
+/* trace.c: CLOCK_MONOTONIC in nanoseconds. */
+uint64_t trace_now_ns(void);
+
+/* trace-record.c.  Whether this process records (PFE_TRACE_RECORD names
+ * a directory): RECORD_YES when its file is made and the filters read,
+ * RECORD_FAILED (said on stderr) when it cannot be: nothing is traced. */
+enum record_mode { RECORD_NO, RECORD_YES, RECORD_FAILED };
+enum record_mode record_start(void);
+/* Apply the filters to the N functions FS just attached and write their
+ * names to the file. */
+void record_functions(struct trace_func *fs, size_t n);
+void record_entry(struct pfe_call *c);
+void record_exit(struct pfe_call *c);
+/* In a child after fork (trace.c's lock held): a file of its own. */
+void record_forked(void);
+/* At exit: stop the handlers and write what the buffers hold. */
+void record_stop(void);
+
+#endif /* PFE_RUNTIME_TRACE_H */

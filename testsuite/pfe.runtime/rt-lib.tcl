@@ -1,0 +1,51 @@
+# rt-lib.tcl: what the .exp files of libpfe's programs share
+# (pfe.runtime/runtime.exp, pfe.trace/trace.exp): building libpfe.so and
+# libpfe-trace.so for the target in the objdir, as the Makefile does.
+# Sourced after rt_top is set.  Debug: the build commands are in pfe.log.
+
+# libpfe.so for the target, as the Makefile builds it (no -Werror: older
+# and newer GCCs warn differently; the warnings are in the log).
+proc rt_build_lib {} {
+    global rt_top pfe_target
+    set flags {-std=c11 -O2 -fPIC -fasynchronous-unwind-tables -fno-reorder-functions -fno-reorder-blocks-and-partition}
+    if {$pfe_target eq "i386"} {
+	# The kernel's headers for -m32 (asm/): Debian ships the link only in
+	# gcc-multilib, which would remove the cross compilers; the x86_64
+	# ones serve both (they test __i386__ themselves).
+	file delete -force i386-include
+	file mkdir i386-include
+	file link -symbolic i386-include/asm /usr/include/x86_64-linux-gnu/asm
+	lappend flags -I[pwd]/i386-include
+    }
+    set objs {}
+    foreach src [concat runtime/object.c runtime/patch.c runtime/dispatch.c runtime/unwind.c runtime/api.c \
+		     [pfe_arch_plain_srcs $rt_top] runtime/tramp-$pfe_target.S] {
+	set obj rt-[string map {/ -} [file rootname $src]].o
+	set r [pfe_build [list $rt_top/$src] $obj [concat $flags -c] 0]
+	if {[lindex $r 0] != 0} {
+	    send_log -- "[lindex $r 1]\n"
+	    return 0
+	}
+	lappend objs $obj
+    }
+    set r [pfe_build $objs libpfe.so {-shared -lpthread -ldl} 0]
+    send_log -- "[lindex $r 1]\n"
+    if {[lindex $r 0] != 0} { return 0 }
+    # What libpfe.a holds: one object, its code in whole pages.
+    set r [pfe_build $objs libpfe-all.o {-r -nostdlib} 0]
+    send_log -- "[lindex $r 1]\n"
+    if {[lindex $r 0] != 0} { return 0 }
+    # pfe-trace's library: the same and runtime/trace.c, trace-record.c.
+    set tobjs {}
+    foreach src {trace trace-record} {
+	set r [pfe_build [list $rt_top/runtime/$src.c] rt-$src.o [concat $flags -c] 0]
+	if {[lindex $r 0] != 0} {
+	    send_log -- "[lindex $r 1]\n"
+	    return 0
+	}
+	lappend tobjs rt-$src.o
+    }
+    set r [pfe_build [concat $tobjs $objs] libpfe-trace.so {-shared -lpthread -ldl} 0]
+    send_log -- "[lindex $r 1]\n"
+    return [expr {[lindex $r 0] == 0}]
+}

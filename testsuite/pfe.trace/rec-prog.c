@@ -1,0 +1,109 @@
+/* rec-prog.c: a program for pfe-trace record (trace.exp) that knows
+ * nothing of libpfe, with calls whose counts and shape are known:
+ *   (no argument)  4 threads, each worker -> mid -> leaf twice; fib(5)
+ *                  (15 calls, 5 deep); many(1..10) (arguments 9 and 10 on
+ *                  the stack on every target); jumper longjmp'ing out of
+ *                  deep; a child (fork) calling in_child 3 times
+ *   flight         tick(i) for i from 0 to 99999, then last()
+ * Prints "ok".  Debugging: pfe-trace record ./rec-prog.exe; pfe-trace
+ * replay. */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define THREADS 4
+
+static int sums[THREADS];
+static jmp_buf jump;
+
+__attribute__((noinline)) int leaf(int x) { return x + 1; }
+__attribute__((noinline)) int mid(int x) { return leaf(x) + leaf(x + 1); }
+
+__attribute__((noinline)) void *worker(void *arg)
+{
+	intptr_t i = (intptr_t)arg;
+
+	sums[i] = mid((int)i);
+	return NULL;
+}
+
+__attribute__((noinline)) int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+
+__attribute__((noinline)) long many(long a1, long a2, long a3, long a4, long a5, long a6, long a7, long a8,
+				    long a9, long a10)
+{
+	return a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10;
+}
+
+__attribute__((noinline)) void deep(int x)
+{
+	if (x)
+		longjmp(jump, 1);
+}
+
+__attribute__((noinline)) int jumper(void)
+{
+	if (setjmp(jump))
+		return 1;
+	deep(1);
+	return 0;
+}
+
+__attribute__((noinline)) void in_child(void) { __asm__ volatile(""); }
+__attribute__((noinline)) int tick(int i) { return i ^ 1; }
+__attribute__((noinline)) void last(void) { __asm__ volatile(""); }
+
+static int flight(void)
+{
+	int s = 0;
+
+	for (int i = 0; i < 100000; i++)
+		s += tick(i);
+	last();
+	return s != 0;
+}
+
+static int threads(void)
+{
+	pthread_t t[THREADS];
+
+	for (intptr_t i = 0; i < THREADS; i++)
+		if (pthread_create(&t[i], NULL, worker, (void *)i))
+			return 0;
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	for (int i = 0; i < THREADS; i++)
+		if (sums[i] != 2 * i + 3)
+			return 0;
+	return 1;
+}
+
+static int child(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		for (int i = 0; i < 3; i++)
+			in_child();
+		exit(0);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+int main(int argc, char **argv)
+{
+	int ok;
+
+	if (argc > 1 && strcmp(argv[1], "flight") == 0)
+		ok = flight();
+	else
+		ok = threads() && fib(5) == 5 && many(1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == 55 && jumper() == 1 && child();
+	puts(ok ? "ok" : "FAIL");
+	return !ok;
+}
