@@ -54,13 +54,15 @@ endif
 # arch-hooks/<target>/ has two layers: gcc.c, the plugin's hooks for one
 # GCC back end (config/i386 serves x86), and bytes.c, the plain-C facts
 # (arch-hooks/arch.h) pfe-scan, libpfe and the tests use, every target's.
+# arch-hooks/*.c (arch.c, layout.c, the reader of an entry's layout) are
+# plain C on those facts, no target's own: the plain-C layer with bytes.c.
 ARCH_BACKEND := $(strip \
 	$(if $(filter x86_64-% i%86-%,$(GCC_TARGET)),x86) \
 	$(if $(filter aarch64-%,$(GCC_TARGET)),aarch64) \
 	$(if $(filter riscv%,$(GCC_TARGET)),riscv))
 ARCH_SRC := arch-hooks/$(ARCH_BACKEND)/gcc.c
-ARCH_PLAIN_SRCS := arch-hooks/arch.c $(sort $(wildcard arch-hooks/*/bytes.c))
-ARCH_PLAIN_HDRS := arch-hooks/arch.h arch-hooks/names.h $(wildcard arch-hooks/*/*.h)
+ARCH_PLAIN_SRCS := $(sort $(wildcard arch-hooks/*.c)) $(sort $(wildcard arch-hooks/*/bytes.c))
+ARCH_PLAIN_HDRS := $(wildcard arch-hooks/*.h arch-hooks/*/*.h)
 
 PLUGIN_SRCS := gcc-plugin/pfe.c gcc-plugin/plan.c gcc-plugin/emit.c \
 	gcc-plugin/kcfi.c gcc-plugin/kcfi-hash.c gcc-plugin/lto.c $(ARCH_SRC)
@@ -123,7 +125,8 @@ $(RT_BUILD)/%.o: runtime/%.c $(RT_HDRS) Makefile
 	@mkdir -p $(RT_BUILD)
 	$(Q)$(CC) $(RT_CFLAGS) -c -o $@ $<
 
-# The targets' tables are libpfe's, not its interface: hidden.
+# The plain-C layer (the targets' tables, the layout reader) is libpfe's,
+# not its interface: hidden.
 $(RT_BUILD)/arch-hooks/%.o: arch-hooks/%.c $(ARCH_PLAIN_HDRS) Makefile
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(RT_CFLAGS) -fvisibility=hidden -c -o $@ $<

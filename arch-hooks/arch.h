@@ -2,9 +2,9 @@
  * facts written down once: its bytes (NOPs, landing pads, the fentry call
  * and its NOP form, the ops slot, the record width), decoders of those
  * bytes, the sequences the run-time library (runtime/) patches entries
- * with, what pfe-scan reads around an entry (register pushes, PLT entries,
- * R_RISCV_ALIGN) and where kCFI keeps its hash.  names.h has the section
- * and symbol names.
+ * with, what is read around an entry (register pushes, the fentry call's
+ * lead, PLT entries, R_RISCV_ALIGN) and where kCFI keeps its hash.
+ * names.h has the section and symbol names.
  *
  * Two layers per target, which do not mix:
  *   arch-hooks/<target>/bytes.c  this layer: plain C11, no GCC, no libelf,
@@ -15,10 +15,13 @@
  *                                use this layer's headers, never the
  *                                reverse
  * <target>/<target>.h holds what both layers of a target share (x86: the
- * ENDBR words and Clang's kCFI mask).  The plugin spells the bytes as
- * assembler text in <target>/gcc.c; testsuite/pfe.runtime checks that
- * the two agree (each spelling assembled with the target's assembler
- * gives these bytes).
+ * ENDBR words and Clang's kCFI mask).  Generic plain C on these tables,
+ * no target's facts of its own: arch.c (lookups, helpers) and layout.c
+ * (layout.h: the one reader of an entry's layout, which function a record
+ * is for, its NOPs, pad, entry call, kCFI hash and ops slot, for pfe-scan
+ * and libpfe alike).  The plugin spells the bytes as assembler text in
+ * <target>/gcc.c; testsuite/pfe.runtime checks that the two agree (each
+ * spelling assembled with the target's assembler gives these bytes).
  *
  * A host tool reading any target's objects (pfe-scan) uses every table,
  * the run-time library compiled for one target uses pfe_enc_this_arch().
@@ -135,7 +138,7 @@ struct pfe_arch {
 	/* Length of the NOP at P (0 if none); *UNITS: what it counts as in
 	 * -fpatchable-function-entry's M and N. */
 	size_t (*nop)(const uint8_t *p, size_t avail, unsigned *units);
-	/* The same for the NOPs of an entry as pfe-scan counts them: GCC's
+	/* The same for the NOPs of an entry as layout.c counts them: GCC's
 	 * `nop`s and the fentry NOP form, not the assembler's padding before
 	 * a function (i386: gas's `lea` forms are no entry NOPs). */
 	size_t (*entry_nop)(const uint8_t *p, size_t avail, unsigned *units);

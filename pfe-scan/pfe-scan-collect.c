@@ -78,7 +78,7 @@ static size_t calls_in(struct image *img, size_t sec, const struct wanted *w, ui
 	size_t len;
 
 	for (uint64_t off = 0; off < size; off += len) {
-		len = arch_call(img->arch, b + off, size - off, addr + off, &call);
+		len = decode_call(img, b + off, size - off, addr + off, &call);
 		if (!len || !call_goes_to(img, (struct location){ sec, off }, &call, w)) {
 			len = step;	/* not a call: try the next instruction start */
 			continue;

@@ -393,6 +393,17 @@ const struct func *func_containing(const struct image *img, struct location loc)
 	return NULL;
 }
 
+/* The section a record section RS is linked to (SHF_LINK_ORDER, the "o"
+ * flag), or "". */
+const char *linked_section(const struct image *img, size_t rs)
+{
+	const GElf_Shdr *sh = &img->secs[rs].sh;
+
+	if (!(sh->sh_flags & SHF_LINK_ORDER) || sh->sh_link >= img->nsecs)
+		return "";
+	return img->secs[sh->sh_link].name;
+}
+
 /* Where the next function after F starts (its section's end if none). */
 uint64_t next_func_off(const struct image *img, const struct func *f)
 {

@@ -1,80 +1,21 @@
 /* pfe-scan-site.c: say what sits at a record's target, and around a
- * function's entry.
+ * function's entry, for list and verify: arch-hooks/layout.c reads the
+ * layout (which function, NOPs, landing pad, the call after the NOPs, the
+ * kCFI hash, the ops slot) in one section of the file; this file gives it
+ * the section's bytes and function symbols, and adds what only the file
+ * says: where a call goes (its relocation, the GOT entry of a PLT entry),
+ * whether an object's ops slot will be 8-aligned once linked, and what it
+ * is relocated to.
  *
- * A record points at the first NOP of a patch area: N NOPs before the
- * function's label ("pre"), then the function's landing pad if it has one
- * (endbr64/endbr32, bti c), then M-N NOPs ("post").  The function is the
- * first STT_FUNC symbol at or after the target such that only NOPs lie
- * between (alignment padding sits before the target, not after it); but
- * with N = 0 and a landing pad GCC points the record past the pad, so a
- * target where a function's pad ends means that function, with pre = 0.
- *
- * A call-site record (__mcount_loc: x86's -mrecord-mcount, pfe's fentry)
- * points at the call that follows the pad and the post NOPs (and, on x86,
- * the pushes that save the static chain around it), or at its NOP form:
- * such a record past the entry NOPs is "in_body", and its "post" counts the
- * NOPs from the record on.  Whatever the record, the call after the NOPs is
- * described too (site.call), and describe_slot() reads the 8 bytes before
- * the entry (the ops slot).
- *
- * Debug: `pfe-scan list --json [--ops-slot] FILE` prints every field
- * computed here; compare with `objdump -dr` at the same address.
+ * Debug: `pfe-scan list --json [--ops-slot] [--cfi] FILE` prints every
+ * field computed here; compare with `objdump -dr` at the same address.
  */
 #include "pfe-scan.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#define SLOT_SIZE 8
-/* At most this many pushes between the NOPs and the call: the struct value
- * and the static chain registers (final's profile_function). */
-#define MAX_PUSHES 2
-
-/* Count the NOPs from OFF up to LIMIT in section SEC: *BYTES bytes, *UNITS units. */
-static void count_nops(struct image *img, size_t sec, uint64_t off, uint64_t limit,
-		       uint64_t *bytes, unsigned *units)
-{
-	uint64_t size;
-	const uint8_t *b = section_bytes(img, sec, &size);
-	unsigned u;
-	size_t len;
-
-	if (limit > size)
-		limit = size;
-	*bytes = 0;
-	*units = 0;
-	while (off < limit && (len = arch_nop(img->arch, b + off, limit - off, &u))) {
-		off += len;
-		*bytes += len;
-		*units += u;
-	}
-}
-
-/* Length of the landing pad at OFF in SEC (0 if none), and its name. */
-static uint64_t landing_pad_at(struct image *img, size_t sec, uint64_t off, const char **name)
-{
-	uint64_t size;
-	const uint8_t *b = section_bytes(img, sec, &size);
-
-	return off < size ? arch_landing_pad(img->arch, b + off, size - off, name) : 0;
-}
-
-/* Bytes of the register pushes (at most MAX_PUSHES) at OFF in SEC, up to LIMIT. */
-static uint64_t pushes_at(struct image *img, size_t sec, uint64_t off, uint64_t limit)
-{
-	uint64_t size, start = off;
-	const uint8_t *b = section_bytes(img, sec, &size);
-	size_t len;
-
-	if (!img->arch->push)
-		return 0;
-	if (limit > size)
-		limit = size;
-	for (int i = 0; i < MAX_PUSHES && off < limit &&
-			(len = img->arch->push(b + off, limit - off)); i++)
-		off += len;
-	return off - start;
-}
+#define SLOT_SIZE PFE_SLOT_SIZE
 
 /* Of aliases at one address, the one func_at names (records are counted
  * against that one). */
@@ -83,67 +24,62 @@ const struct func *canonical_func(const struct image *img, const struct func *f)
 	return f ? func_at(img, (struct location){ f->sec, f->off }) : NULL;
 }
 
-/* With N = 0 and a landing pad, the record points at the first NOP after
- * the pad: the function is the one whose pad ends at LOC. */
-static const struct func *function_behind_pad(struct image *img, struct location loc)
-{
-	const struct func *f = func_before(img, loc);
-	const char *name;
+/* A section as the layout reader sees it: its bytes and its functions. */
+struct section_code {
+	struct image *img;
+	size_t sec;
+	struct pfe_layout_code code;
+};
 
-	if (f && f->off < loc.off && f->off + landing_pad_at(img, f->sec, f->off, &name) == loc.off)
-		return canonical_func(img, f);
-	return NULL;
+static bool layout_func(const struct func *f, struct pfe_layout_func *out)
+{
+	if (f)
+		*out = (struct pfe_layout_func){ f, f->name, f->off, f->size };
+	return f != NULL;
 }
 
-/* The function reached from LOC over NOPs only, or NULL; or over NOPs and
- * then the kCFI hash of the `fixed` layout (x86_64: its __cfi_ preamble
- * symbol is no function entry to stop at). */
-static const struct func *function_after_nops(struct image *img, struct location loc,
-					      struct site *site)
+static bool lookup_at(void *ctx, uint64_t off, struct pfe_layout_func *out)
+{
+	struct section_code *sc = ctx;
+
+	return layout_func(func_at(sc->img, (struct location){ sc->sec, off }), out);
+}
+
+static bool lookup_before(void *ctx, uint64_t off, struct pfe_layout_func *out)
+{
+	struct section_code *sc = ctx;
+
+	return layout_func(canonical_func(sc->img, func_before(sc->img, (struct location){ sc->sec, off })),
+			   out);
+}
+
+static bool lookup_containing(void *ctx, uint64_t off, struct pfe_layout_func *out)
+{
+	struct section_code *sc = ctx;
+
+	return layout_func(func_containing(sc->img, (struct location){ sc->sec, off }), out);
+}
+
+static uint64_t lookup_next(void *ctx, const struct pfe_layout_func *f)
+{
+	struct section_code *sc = ctx;
+
+	return next_func_off(sc->img, f->id);
+}
+
+/* Section SEC for the reader (SC lives as long as the reading). */
+static const struct pfe_layout_code *section_code(struct image *img, size_t sec,
+						  struct section_code *sc)
 {
 	uint64_t size;
-	const uint8_t *b = section_bytes(img, loc.sec, &size);
-	uint64_t off = loc.off;
-	const struct func *f;
-	unsigned u;
-	size_t len;
+	const uint8_t *b = section_bytes(img, sec, &size);
 
-	while (!(f = func_at(img, (struct location){ loc.sec, off })) || is_cfi_preamble(f->name)) {
-		if ((site->cfi_between = cfi_hash_between(img, (struct location){ loc.sec, off }, &f)))
-			break;
-		if (off >= size || !(len = arch_nop(img->arch, b + off, size - off, &u)))
-			return NULL;
-		off += len;
-		site->pre_nops += u;
-	}
-	site->pre = off - loc.off;
-	return f;
-}
-
-static const struct func *find_function(struct image *img, struct location loc,
-					struct site *site)
-{
-	const struct func *f = function_behind_pad(img, loc);
-
-	return f ? f : function_after_nops(img, loc, site);
-}
-
-/* A call-site record: the function whose landing pad, NOPs and pushes lead
- * exactly to LOC, past its entry, or NULL. */
-static const struct func *function_before_call_site(struct image *img, struct location loc)
-{
-	const struct func *f = canonical_func(img, func_before(img, loc));
-	const char *name;
-	uint64_t off, nops;
-	unsigned units;
-
-	if (!f || f->off == loc.off)
-		return NULL;
-	off = f->off + landing_pad_at(img, f->sec, f->off, &name);
-	count_nops(img, f->sec, off, loc.off, &nops, &units);
-	off += nops;
-	off += pushes_at(img, f->sec, off, loc.off);
-	return off == loc.off ? f : NULL;
+	*sc = (struct section_code){ img, sec, {
+		.arch = img->arch, .bytes = b, .size = b ? size : 0,
+		.addr = location_addr(img, (struct location){ sec, 0 }), .ctx = sc,
+		.at = lookup_at, .before = lookup_before, .containing = lookup_containing,
+		.next = lookup_next } };
+	return &sc->code;
 }
 
 /* A call through a pointer in memory (x86_64 GOT entry) of a linked file:
@@ -238,42 +174,49 @@ const char *call_dest_name(struct image *img, size_t sec, const struct call_dest
 	return hex;
 }
 
-/* The call at OFF of F's section, after at most MAX_PUSHES pushes. */
-static void find_call(struct image *img, const struct func *f, uint64_t off, struct site *site)
+/* The reader's decoded call as resolve_call takes it. */
+static struct call scan_call(const struct pfe_enc_call *c)
 {
-	uint64_t size, end = next_func_off(img, f);
-	const uint8_t *b = section_bytes(img, f->sec, &size);
-	struct call call;
-	size_t len;
-
-	off += pushes_at(img, f->sec, off, end);
-	if (end > size)
-		end = size;
-	if (off >= end)
-		return;
-	site->call_at = (struct location){ f->sec, off };
-	len = arch_call(img->arch, b + off, end - off, location_addr(img, site->call_at), &call);
-	if (!len)
-		return;
-	resolve_call(img, site->call_at, &call, &site->call_dest);
-	site->call = call_dest_name(img, f->sec, &site->call_dest);
-	site->call_len = len;
+	if (c->kind == PFE_CALL_INDIRECT_MEM)
+		return (struct call){ .reloc_off = c->reloc_off, .via_slot = true, .slot = c->target };
+	return (struct call){ .reloc_off = c->reloc_off, .target = c->target };
 }
 
-/* Fill the NOP count from START (after the pad, or an in-body record), the
- * call after those NOPs, and the kind: NOPs if there are any, else a call
- * right at START, else unknown. */
-static void describe_area(struct image *img, const struct func *f, uint64_t start,
-			  struct site *site)
+size_t decode_call(const struct image *img, const uint8_t *p, size_t avail, uint64_t pc,
+		   struct call *out)
 {
-	const char *pad;
+	struct pfe_enc_call c;
+	size_t len = pfe_layout_decode_call(img->arch, p, avail, pc, &c);
 
-	count_nops(img, f->sec, start, next_func_off(img, f), &site->post, &site->post_nops);
-	/* GCC 9/10 on x86 put the NOPs before ENDBR, which breaks IBT. */
-	if (!site->landing_len && site->post &&
-	    landing_pad_at(img, f->sec, start + site->post, &pad))
-		site->pad_after_nops = pad;
-	find_call(img, f, start + site->post, site);
+	if (len)
+		*out = scan_call(&c);
+	return len;
+}
+
+/* SITE from the reader's layout L of section SEC: the function, the names
+ * pfe-scan prints, where the call goes, and the kind: NOPs if there are
+ * any, else a call right at START (after the pad, or an in-body record),
+ * else unknown. */
+static void site_from_layout(struct image *img, size_t sec, const struct pfe_layout *l,
+			     uint64_t start, struct site *site)
+{
+	struct call call;
+
+	*site = (struct site){ .func = l->found ? l->func.id : NULL, .pre = l->pre, .post = l->post,
+		.pre_nops = l->pre_nops, .post_nops = l->post_nops,
+		.landing = l->landing, .landing_len = l->landing_len,
+		.pad_after_nops = l->pad_after_nops, .at_pad = l->at_pad,
+		.kind = KIND_UNKNOWN, .in_body = l->in_body, .cfi_between = l->cfi_between,
+		.cfi = { l->hash_found, l->hash, { sec, l->hash_at } } };
+	if (!l->found)
+		return;
+	site->call_at = (struct location){ sec, l->call_at };
+	if (l->call_len) {
+		call = scan_call(&l->call);
+		resolve_call(img, site->call_at, &call, &site->call_dest);
+		site->call = call_dest_name(img, sec, &site->call_dest);
+		site->call_len = l->call_len;
+	}
 	if (site->pre || site->post)
 		site->kind = KIND_NOPS;
 	else if (site->call && site->call_at.off == start) {
@@ -282,101 +225,61 @@ static void describe_area(struct image *img, const struct func *f, uint64_t star
 	}
 }
 
-static void describe_landing(struct image *img, const struct func *f, struct site *site)
-{
-	site->landing_len = landing_pad_at(img, f->sec, f->off, &site->landing);
-	if (!site->landing_len)
-		site->landing = "";
-}
-
 void describe_site(struct image *img, const struct record *rec, struct site *site)
 {
-	const struct func *f;
+	struct section_code sc;
+	struct pfe_layout l;
+	uint64_t start;
 
 	*site = (struct site){ .landing = "", .kind = KIND_UNKNOWN };
 	if (rec->zero)
 		return;
-	f = find_function(img, rec->target, site);
-	if (!f && (f = function_before_call_site(img, rec->target))) {
-		site->in_body = true;
-		site->pre = site->pre_nops = 0;	/* counted on the way to no entry */
-	}
-	if (!(site->func = f))
-		return;
-	describe_landing(img, f, site);
-	if (site->in_body) {
-		describe_area(img, f, rec->target.off, site);
-		return;
-	}
-	describe_area(img, f, f->off + site->landing_len, site);
-	site->at_pad = site->landing_len && rec->target.off == f->off && site->post;
+	pfe_layout_record(section_code(img, rec->target.sec, &sc), rec->target.off, &l);
+	start = l.in_body ? rec->target.off : l.func.off + l.landing_len;
+	site_from_layout(img, rec->target.sec, &l, start, site);
 }
 
 void describe_function(struct image *img, const struct func *f, struct site *site)
 {
-	*site = (struct site){ .func = f, .landing = "", .kind = KIND_UNKNOWN };
-	describe_landing(img, f, site);
-	describe_area(img, f, f->off + site->landing_len, site);
+	struct section_code sc;
+	struct pfe_layout_func lf;
+	struct pfe_layout l;
+
+	layout_func(f, &lf);
+	pfe_layout_function(section_code(img, f->sec, &sc), &lf, &l);
+	site_from_layout(img, f->sec, &l, f->off + l.landing_len, site);
 }
 
-/* Is the NOP form of the entry call at OFF of section SEC? */
-static bool nop_call_at(struct image *img, size_t sec, uint64_t off)
-{
-	const struct pfe_enc_insn *n = img->arch->fentry_nop;
-	uint64_t size;
-	const uint8_t *b = section_bytes(img, sec, &size);
-
-	return off <= size && size - off >= n->len &&
-	       !memcmp(b + off, n->bytes, n->len);
-}
-
-/* The NOP form of F's entry call (fentry-nop, -mnop-mcount) among the NOPs
- * after its landing pad, at a NOP boundary, or right after them and x86's
- * pushes: at HINT (its record) if it is there, else after WANT_UNITS
- * entry NOPs (-1: unknown), else the last place it could be (aarch64's
- * and rv64g's entry NOPs look just like it).  *UNITS: the NOPs before it. */
+/* The NOP form of F's entry call (fentry-nop, -mnop-mcount): the reader's
+ * pfe_layout_find_nop_form, HINT (its record, or NULL) in F's section. */
 bool find_nop_call(struct image *img, const struct func *f, const struct location *hint,
 		   int want_units, struct location *at, unsigned *units)
 {
-	struct site site;
-	uint64_t size, off, end, pushes;
-	const uint8_t *b = section_bytes(img, f->sec, &size);
-	unsigned u = 0, len_units = 0;
-	int best = 0;
+	struct section_code sc;
+	struct pfe_layout_func lf;
+	uint64_t off;
 
-	describe_function(img, f, &site);
-	off = f->off + site.landing_len;
-	end = off + site.post;
-	/* Each NOP boundary, then past the pushes that may follow the NOPs
-	 * (x86 saves the static chain around the form as around the call). */
-	pushes = pushes_at(img, f->sec, end, next_func_off(img, f));
-	for (size_t len = 1; len; off += len, u += len_units) {
-		bool is_hint = hint && hint->sec == f->sec && hint->off == off;
-		int rank = is_hint ? 3 : (int)u == want_units ? 2 : 1;
-
-		if (nop_call_at(img, f->sec, off) && rank >= best) {
-			best = rank;
-			*at = (struct location){ f->sec, off };
-			*units = u;
-		}
-		if (off < end)
-			len = arch_nop(img->arch, b + off, end - off, &len_units);
-		else
-			len = off == end ? pushes : 0, len_units = 0;
-	}
-	return best > 0;
+	layout_func(f, &lf);
+	if (!pfe_layout_find_nop_form(section_code(img, f->sec, &sc), &lf,
+				      hint && hint->sec == f->sec ? hint->off : UINT64_MAX,
+				      want_units, &off, units))
+		return false;
+	*at = (struct location){ f->sec, off };
+	return true;
 }
 
-/* Whether LEN bytes at P are NOPs, exactly. */
-static bool all_nops(struct image *img, const uint8_t *p, size_t len)
+/* F's kCFI hash ending GAP bytes before its entry. */
+bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, struct cfi_hash *out)
 {
-	unsigned u;
-	size_t n;
+	struct section_code sc;
+	struct pfe_layout_func lf;
+	uint64_t at = 0;
 
-	for (size_t off = 0; off < len; off += n)
-		if (!(n = arch_nop(img->arch, p + off, len - off, &u)))
-			return false;
-	return true;
+	layout_func(f, &lf);
+	*out = (struct cfi_hash){ .found = false };
+	out->found = pfe_layout_hash(section_code(img, f->sec, &sc), &lf, gap, &out->value, &at);
+	out->at = (struct location){ f->sec, at };
+	return out->found;
 }
 
 /* Will the slot at OFF of an object's code section SEC be 8-aligned once
@@ -416,18 +319,24 @@ static const struct reloc *reloc_in_slot(struct image *img, size_t sec, uint64_t
 
 void describe_slot(struct image *img, const struct func *f, struct ops_slot *slot)
 {
-	uint64_t size, off;
-	const uint8_t *b = section_bytes(img, f->sec, &size);
+	struct section_code sc;
+	struct pfe_layout_func lf;
+	struct pfe_layout_slot ls;
+	const uint8_t *b;
 	const struct reloc *r;
+	uint64_t off;
 
+	layout_func(f, &lf);
+	pfe_layout_slot(section_code(img, f->sec, &sc), &lf, &ls);
 	*slot = (struct ops_slot){ 0 };
-	if (f->off < SLOT_SIZE || f->off > size)
+	if (!ls.room)
 		return;
-	off = f->off - SLOT_SIZE;
+	b = sc.code.bytes;
+	off = ls.off;
 	slot->room = true;
 	slot->addr = location_addr(img, (struct location){ f->sec, off });
-	slot->value = load_le(b + off, SLOT_SIZE);
-	slot->nops = all_nops(img, b + off, SLOT_SIZE);
+	slot->value = ls.value;
+	slot->nops = ls.nops;
 	if (!img->relocatable) {
 		slot->aligned = slot->addr % SLOT_SIZE == 0;
 		return;
@@ -460,11 +369,12 @@ const char *slot_text(struct image *img, const struct ops_slot *slot)
 
 bool points_into_function(struct image *img, const struct record *rec)
 {
-	struct site site = { 0 };
+	struct section_code sc;
 
 	if (rec->zero)
 		return false;
-	return find_function(img, rec->target, &site) || func_containing(img, rec->target);
+	return pfe_layout_leads_to_entry(section_code(img, rec->target.sec, &sc), rec->target.off) ||
+	       func_containing(img, rec->target);
 }
 
 const char *kind_name(enum site_kind kind)

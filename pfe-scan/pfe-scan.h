@@ -3,14 +3,15 @@
  * pfe-scan reads, verifies, collects and sorts patchable-function-entry
  * records (README.md says how to use it).  The parts, by job:
  *   pfe-scan-elf.c      open an ELF file: sections, function symbols, records
- *   pfe-scan-arch.c     how pfe-scan reads a target's table (arch-hooks/arch.h:
- *                       bytes, decoders, pushes, PLT entries, kCFI)
- *   pfe-scan-site.c     what sits at a record: function, pre/post NOPs, kind,
- *                       the entry call after the NOPs, the ops slot before
+ *   pfe-scan-site.c     what sits at a record: arch-hooks/layout.c's reader
+ *                       on a section (it reads each target's table,
+ *                       arch-hooks/arch.h), and where calls go (relocations,
+ *                       PLT entries), the slot's relocation
  *   pfe-scan.c          main: options, one file at a time
  *   pfe-scan-cfi.c      the kCFI type hash before an entry (list --cfi,
  *                       verify --cfi) and the __kcfi_typeid_ symbols
- *   pfe-scan-list.c     `list` and `verify` (entry records, the fentry call
+ *   pfe-scan-list.c     `list`: what each record points at
+ *   pfe-scan-verify.c   `verify`: the checks (entry records, the fentry call
  *                       and its records, the ops slot, the kCFI hash)
  *   pfe-scan-traps.c    `traps`: the kCFI checks of .kcfi_traps, each with
  *                       its function and expected hash
@@ -33,7 +34,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "arch.h"
+#include "layout.h"
 
 /* A decoded call instruction (or sequence: aarch64 `mov x9, x30; bl`,
  * riscv `auipc; jalr`, x86_64 `movabs $SYM, %r10; call *%r10`). */
@@ -43,15 +44,6 @@ struct call {
 	bool via_slot;     /* x86_64 `call *disp(%rip)`: it goes where the pointer at */
 	uint64_t slot;     /* slot (a GOT entry) points */
 };
-
-/* Length of the NOP at P (0 if none); *UNITS is what it counts as in
- * -fpatchable-function-entry's M and N. */
-size_t arch_nop(const struct pfe_arch *a, const uint8_t *p, size_t avail, unsigned *units);
-/* Length of the landing pad at P (0 if none), and its name. */
-size_t arch_landing_pad(const struct pfe_arch *a, const uint8_t *p, size_t avail, const char **name);
-/* Length of the call at P, at address PC (0 if not a call). */
-size_t arch_call(const struct pfe_arch *a, const uint8_t *p, size_t avail, uint64_t pc,
-		 struct call *out);
 
 /* A relocation of an object's section. */
 struct reloc {
@@ -167,6 +159,7 @@ const struct func *func_at(const struct image *img, struct location loc);
 const struct func *func_before(const struct image *img, struct location loc);
 const struct func *func_containing(const struct image *img, struct location loc);
 uint64_t next_func_off(const struct image *img, const struct func *f);
+const char *linked_section(const struct image *img, size_t rs);
 bool find_symbol_addr(struct image *img, const char *name, uint64_t *addr);
 size_t record_sections(struct image *img, const char *name, size_t **out);
 size_t absolute_symbols(struct image *img, const char *prefix, struct named_value **out);
@@ -198,6 +191,13 @@ static inline void store_le(uint8_t *p, unsigned size, uint64_t v)
 }
 
 /* pfe-scan-site.c */
+/* A kCFI type hash found before a function's entry. */
+struct cfi_hash {
+	bool found;
+	uint32_t value;
+	struct location at;       /* its 4 bytes (x86_64: after the b8 opcode) */
+};
+
 enum site_kind { KIND_NOPS, KIND_CALL, KIND_UNKNOWN };
 
 /* Where a call goes, as far as the file says. */
@@ -223,6 +223,7 @@ struct site {
 	/* Bytes of a kCFI hash (the `fixed` layout's) between the pre NOPs
 	 * and the entry, not counted in pre; 0 if none. */
 	uint64_t cfi_between;
+	struct cfi_hash cfi;      /* the function's kCFI hash, where its layout puts it */
 	/* The call that follows the post NOPs and register pushes, if any. */
 	const char *call;         /* what it calls (symbol, function or 0x...), or NULL */
 	struct call_dest call_dest;
@@ -247,6 +248,10 @@ const char *kind_name(enum site_kind kind);
 bool points_into_function(struct image *img, const struct record *rec);
 const struct func *canonical_func(const struct image *img, const struct func *f);
 bool in_plt(struct image *img, uint64_t addr);
+/* Length of the call at P, at address PC (0 if none): the layout reader's
+ * pfe_layout_decode_call, in struct call. */
+size_t decode_call(const struct image *img, const uint8_t *p, size_t avail, uint64_t pc,
+		   struct call *out);
 void resolve_call(struct image *img, struct location at, const struct call *call,
 		  struct call_dest *dest);
 const char *call_dest_name(struct image *img, size_t sec, const struct call_dest *dest);
@@ -254,22 +259,12 @@ bool find_nop_call(struct image *img, const struct func *f, const struct locatio
 		   int want_units, struct location *at, unsigned *units);
 void describe_slot(struct image *img, const struct func *f, struct ops_slot *slot);
 const char *slot_text(struct image *img, const struct ops_slot *slot);
+bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, struct cfi_hash *out);
 
 /* pfe-scan-cfi.c */
 enum cfi_layout { CFI_NONE, CFI_CLANG, CFI_FIXED };
 
-/* A kCFI type hash found before a function's entry. */
-struct cfi_hash {
-	bool found;
-	uint32_t value;
-	struct location at;       /* its 4 bytes (x86_64: after the b8 opcode) */
-};
-
-bool is_cfi_preamble(const char *name);
 const char *cfi_layout_name(enum cfi_layout layout);
-uint64_t cfi_hash_between(struct image *img, struct location loc, const struct func **f);
-bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, struct cfi_hash *out);
-void site_cfi_hash(struct image *img, const struct site *site, struct cfi_hash *out);
 bool has_cfi_preamble(struct image *img, const struct func *f);
 bool kcfi_typeid(struct image *img, const char *name, uint32_t *value);
 uint32_t kcfi_masked(const struct image *img, uint32_t typeid);
@@ -283,6 +278,9 @@ struct list_opts {
 	bool cfi;                /* show the kCFI hash before each entry */
 };
 
+void list_image(struct image *img, const struct list_opts *opts, FILE *out);
+
+/* pfe-scan-verify.c */
 struct verify_opts {
 	bool have_entry;         /* --entry=M,N: check the entry records */
 	unsigned m, n;
@@ -298,7 +296,6 @@ struct verify_opts {
 	const char *ops_sym;     /* what the slot holds; NULL: 0 or the NOPs */
 	enum cfi_layout cfi;     /* --cfi=clang|fixed: where the kCFI hash must be */
 };
-void list_image(struct image *img, const struct list_opts *opts, FILE *out);
 unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *out);
 
 /* pfe-scan-traps.c: `traps`, each kCFI check of .kcfi_traps. */

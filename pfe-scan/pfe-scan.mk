@@ -1,8 +1,8 @@
 # pfe-scan/pfe-scan.mk: build, fuzz, bench and install pfe-scan.
 # Included by the top Makefile; paths are relative to the top of the tree.
 # pfe-scan links arch-hooks/' plain-C layer (ARCH_PLAIN_SRCS, the top
-# Makefile): every target's facts, which it shares with the run-time
-# library and the tests.
+# Makefile): every target's facts and the reader of an entry's layout
+# (layout.c), which it shares with the run-time library and the tests.
 #   make build/pfe-scan        the tool (HOSTCC, libelf)
 #   make fuzz                  build/pfe-scan-fuzz (clang + libFuzzer)
 #   make fuzz-run FUZZ_TIME=60 bounded fuzz run from seeds built here
@@ -18,8 +18,8 @@ FUZZ_RUNS ?= -1
 # Compilers whose output seeds the fuzzer (those missing are skipped).
 FUZZ_SEED_CCS ?= gcc gcc@-m32 aarch64-linux-gnu-gcc-12 riscv64-linux-gnu-gcc-12
 
-SCAN_LIB_SRCS := pfe-scan/pfe-scan-elf.c pfe-scan/pfe-scan-arch.c pfe-scan/pfe-scan-site.c \
-	pfe-scan/pfe-scan-cfi.c pfe-scan/pfe-scan-list.c pfe-scan/pfe-scan-collect.c \
+SCAN_LIB_SRCS := pfe-scan/pfe-scan-elf.c pfe-scan/pfe-scan-site.c pfe-scan/pfe-scan-cfi.c \
+	pfe-scan/pfe-scan-list.c pfe-scan/pfe-scan-verify.c pfe-scan/pfe-scan-collect.c \
 	pfe-scan/pfe-scan-sort.c pfe-scan/pfe-scan-traps.c $(ARCH_PLAIN_SRCS)
 SCAN_HDRS := pfe-scan/pfe-scan.h $(ARCH_PLAIN_HDRS)
 

@@ -1,10 +1,12 @@
 /* object.c: one loaded object (the main program or a shared object): read
  * its file's section headers for the record sections
  * (__patchable_function_entries, __mcount_loc) and its symbol table, read
- * the records from memory (relocated by the dynamic loader), name each
- * function, and work out each entry's layout: NOPs before and after, the
- * landing pad, the fentry call or its NOP form, the ops slot, and where
- * and how it is patched (arch-hooks/arch.h).
+ * the records from memory (relocated by the dynamic loader), and have
+ * arch-hooks/layout.c (the reader pfe-scan uses too) say which function
+ * each is for and its entry's layout: NOPs before and after, the landing
+ * pad, the kCFI hash in either layout, the fentry call or its NOP form;
+ * then work out where and how each is patched (arch-hooks/arch.h)
+ * and whether its ops slot is usable.
  *
  * Debugging: PFE_DEBUG=list prints every function found; a record that
  * points outside the object's code is a warning naming the record's
@@ -12,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "../arch-hooks/layout.h"
 
 #include <elf.h>
 #include <fcntl.h>
@@ -24,9 +27,6 @@
 
 #define RECORD_SECTION PFE_SECTION_ENTRIES
 #define CALL_SECTION PFE_SECTION_CALLS
-/* Bytes looked at around an entry for NOPs: GCC's M,N go to 65535, but a
- * patch needs its sequence within the first NOPs. */
-#define MAX_NOP_SCAN 64
 
 struct file {
 	const char *path;
@@ -39,6 +39,14 @@ struct file {
 struct sym {
 	uintptr_t addr, end;
 	const char *name;
+};
+
+/* The symbols, sorted by address, and the object's code: what the layout
+ * reader looks functions up in (offsets from lo). */
+struct symtab {
+	const struct sym *s;
+	size_t n;
+	uintptr_t lo, hi;
 };
 
 /* A record found: the function it belongs to comes later. */
@@ -185,40 +193,87 @@ static size_t sym_at_or_after(const struct sym *s, size_t n, uintptr_t addr)
 	return pfe__lower_bound(s, n, sizeof *s, offsetof(struct sym, addr), addr);
 }
 
-static size_t code_avail(const struct pfe_object *o, uintptr_t at)
+static bool sym_func(const struct symtab *t, size_t i, struct pfe_layout_func *out)
 {
-	size_t left = o->hi - at;
-
-	return left < MAX_NOP_SCAN ? left : MAX_NOP_SCAN;
+	if (i >= t->n || t->s[i].addr < t->lo || t->s[i].addr >= t->hi)
+		return false;
+	*out = (struct pfe_layout_func){ &t->s[i], t->s[i].name, t->s[i].addr - t->lo,
+					 t->s[i].end - t->s[i].addr };
+	return true;
 }
 
-/* The entry label a record belongs to, and the symbol naming it (index,
- * or n).  An entry record is the first NOP: before the label (N NOPs), or
- * after its landing pad; a call record is inside its function. */
-static uintptr_t entry_of(const struct pfe_object *o, const struct sym *s, size_t n,
-			  const struct rec *r, size_t *named)
+static bool sym_at(void *ctx, uint64_t off, struct pfe_layout_func *out)
 {
-	size_t i = sym_at_or_after(s, n, r->at);
-	const char *pad;
+	const struct symtab *t = ctx;
+	size_t i = sym_at_or_after(t->s, t->n, t->lo + off);
 
-	*named = n;
-	if (!r->is_call && i < n && s[i].addr - r->at <= MAX_NOP_SCAN &&
-	    pfe_enc_nop_run(pfe__arch, (const uint8_t *)r->at, s[i].addr - r->at) == s[i].addr - r->at) {
-		*named = i;
-		return s[i].addr;
-	}
-	/* Inside the function before (the symbols may repeat an address). */
-	while (i > 0 && (i == n || s[i].addr > r->at))
-		i--;
-	if (i < n && s[i].addr <= r->at && (r->at < s[i].end || s[i].addr == r->at)) {
-		size_t padlen = pfe__arch->landing_pad((const uint8_t *)s[i].addr, code_avail(o, s[i].addr), &pad);
+	return i < t->n && t->s[i].addr == t->lo + off && sym_func(t, i, out);
+}
 
-		if (r->is_call || r->at == s[i].addr || r->at == s[i].addr + padlen) {
-			*named = i;
-			return s[i].addr;
-		}
+/* The last symbol starting at or before OFF: the first of its aliases. */
+static bool sym_before(void *ctx, uint64_t off, struct pfe_layout_func *out)
+{
+	const struct symtab *t = ctx;
+	size_t i = sym_at_or_after(t->s, t->n, t->lo + off + 1);
+
+	return i > 0 && sym_func(t, sym_at_or_after(t->s, t->n, t->s[i - 1].addr), out);
+}
+
+/* Of the aliases starting last at or before OFF, one whose size covers it. */
+static bool sym_containing(void *ctx, uint64_t off, struct pfe_layout_func *out)
+{
+	const struct symtab *t = ctx;
+	uintptr_t at = t->lo + off;
+	size_t i = sym_at_or_after(t->s, t->n, at + 1);
+
+	for (size_t k = i; k > 0 && t->s[k - 1].addr == t->s[i - 1].addr; k--)
+		if (at < t->s[k - 1].end)
+			return sym_func(t, k - 1, out);
+	return false;
+}
+
+static uint64_t sym_next(void *ctx, const struct pfe_layout_func *f)
+{
+	const struct symtab *t = ctx;
+	size_t i = sym_at_or_after(t->s, t->n, t->lo + f->off + 1);
+
+	return i < t->n && t->s[i].addr < t->hi ? t->s[i].addr - t->lo : t->hi - t->lo;
+}
+
+/* The object's code for the layout reader. */
+static struct pfe_layout_code object_code(const struct pfe_object *o, struct symtab *t)
+{
+	return (struct pfe_layout_code){
+		.arch = pfe__arch, .bytes = (const uint8_t *)o->lo, .size = o->hi - o->lo,
+		.addr = o->lo, .ctx = t, .at = sym_at, .before = sym_before,
+		.containing = sym_containing, .next = sym_next };
+}
+
+/* NOP bytes as pfe_func keeps them (GCC's M, N go to 65535 NOPs). */
+static uint16_t u16(uint64_t v)
+{
+	return v < UINT16_MAX ? (uint16_t)v : UINT16_MAX;
+}
+
+/* The function record R belongs to (*F's address, name and, for an entry
+ * record, pre-entry NOP bytes): the reader's, else for a call record the
+ * function containing it (-pg's mcount call after the prologue), else a
+ * nameless one at the record. */
+static void func_of_record(const struct pfe_layout_code *c, const struct rec *r, struct pfe_func *f)
+{
+	struct pfe_layout l;
+
+	pfe_layout_record(c, r->at - c->addr, &l);
+	if (l.found && (r->is_call || !l.in_body)) {
+		f->addr = c->addr + l.func.off;
+		f->name = l.func.name;
+		f->pre = r->is_call ? 0 : u16(l.pre);
+	} else if (r->is_call && c->containing(c->ctx, r->at - c->addr, &l.func)) {
+		f->addr = c->addr + l.func.off;
+		f->name = l.func.name;
+	} else {
+		f->addr = r->at;
 	}
-	return r->at;
 }
 
 static int by_entry(const void *a, const void *b)
@@ -242,24 +297,9 @@ static uintptr_t fit_patch(const struct pfe_enc_patch *p, uintptr_t at, size_t l
 	return pos >= at ? pos : 0;
 }
 
-/* The length of the fentry call sequence at C (the table's, its call's
- * target aside: aarch64's mov x9, x30 before the bl), or of a call alone
- * (x86: e8, 67 e8, ff 15); 0 if neither. */
-static size_t fentry_call_len(const uint8_t *c, size_t avail, uintptr_t pc)
-{
-	const struct pfe_enc_insn *seq = pfe__arch->fentry_call;
-	struct pfe_enc_call call;
-	size_t len;
-
-	for (size_t k = 0; k < seq->len && k < avail; k += pfe__arch->insn_align) {
-		if (memcmp(c, seq->bytes, k) != 0)
-			break;
-		len = pfe__arch->call(c + k, avail - k, pc + k, &call);
-		if (len && (k == 0 || k + len == seq->len))
-			return k + len;
-	}
-	return 0;
-}
+/* pfe_info.fentry is the reader's form. */
+_Static_assert(PFE_FENTRY_NONE == 0 && PFE_FENTRY_CALL == 1 && PFE_FENTRY_NOP == 2,
+	       "pfe.h's fentry values: 0 none, 1 a call, 2 its NOP form");
 
 /* PFE_DEBUG=lookup: every function dispatched by lookup, its ops slot
  * unused (what the slot saves, measured on one program: make bench). */
@@ -269,30 +309,26 @@ static bool lookup_only;
  * else the NOPs after its landing pad; the ops slot when 8 zero bytes
  * precede the 8-aligned entry at or after PREV_END (the end of what comes
  * before in its section) and the trampoline's formula finds them. */
-static void classify(struct pfe_object *o, struct pfe_func *f, uintptr_t prev_end)
+static void classify(struct pfe_object *o, const struct pfe_layout_code *c, struct pfe_func *f,
+		     uintptr_t prev_end)
 {
 	const struct pfe_arch *a = pfe__arch;
-	const char *padname;
+	struct pfe_layout_func lf = { .name = f->name, .off = f->addr - c->addr };
+	struct pfe_layout l;
 
-	f->pad = (uint16_t)a->landing_pad((const uint8_t *)f->addr, code_avail(o, f->addr), &padname);
-	f->post = (uint16_t)pfe_enc_nop_run(a, (const uint8_t *)f->addr + f->pad, code_avail(o, f->addr + f->pad));
-	f->pre = f->entry_record && f->entry_record < f->addr ? (uint16_t)(f->addr - f->entry_record) : 0;
+	pfe_layout_function(c, &lf, &l);
+	f->pad = u16(l.landing_len);
+	f->post = u16(l.post);
 	f->why = "no patch sequence fits";
 	if (f->call_record) {
-		const uint8_t *c = (const uint8_t *)f->call_record;
-		size_t avail = code_avail(o, f->call_record), len = 0;
+		uint64_t len;
 
-		if (avail >= a->fentry_nop->len && memcmp(c, a->fentry_nop->bytes, a->fentry_nop->len) == 0) {
-			f->fentry = 2;
-			len = a->fentry_nop->len;
-		} else if ((len = fentry_call_len(c, avail, f->call_record)) != 0) {
-			f->fentry = 1;
-		}
-		f->patch = len ? pfe_enc_patch_of_len(a, len) : NULL;
+		f->fentry = (uint8_t)pfe_layout_fentry_at(c, f->call_record - c->addr, &len);
+		f->patch = f->fentry ? pfe_enc_patch_of_len(a, len) : NULL;
 		f->pos = f->call_record;
 		if (f->patch && f->pos % f->patch->align)
 			f->patch = NULL;
-		if (!len)
+		if (!f->fentry)
 			f->why = "the fentry call site holds neither the call nor its NOP form";
 	} else {
 		for (size_t i = 0; i < a->n_patches && !f->patch; i++) {
@@ -338,15 +374,14 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 		      const struct rec *recs, size_t nrecs)
 {
 	struct pfe_func *fs = calloc(nrecs ? nrecs : 1, sizeof *fs);
+	struct symtab t = { s, nsyms, o->lo, o->hi };
+	struct pfe_layout_code code = object_code(o, &t);
 	size_t n = 0;
 
 	if (!fs)
 		return PFE_ENOMEM;
 	for (size_t i = 0; i < nrecs; i++) {
-		size_t named;
-
-		fs[i].addr = entry_of(o, s, nsyms, &recs[i], &named);
-		fs[i].name = named < nsyms ? s[named].name : NULL;
+		func_of_record(&code, &recs[i], &fs[i]);
 		fs[i].obj = o;
 		*(recs[i].is_call ? &fs[i].call_record : &fs[i].entry_record) = recs[i].at;
 	}
@@ -355,8 +390,10 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 		if (n > 0 && fs[n - 1].addr == fs[i].addr) {
 			if (fs[i].call_record)
 				fs[n - 1].call_record = fs[i].call_record;
-			if (fs[i].entry_record)
+			if (fs[i].entry_record) {
 				fs[n - 1].entry_record = fs[i].entry_record;
+				fs[n - 1].pre = fs[i].pre;
+			}
 			continue;
 		}
 		fs[n++] = fs[i];
@@ -366,7 +403,7 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 		uintptr_t prev_end = k > 0 ? s[k - 1].end : 0, start = section_start(file, o->base, fs[i].addr);
 
 		/* Nothing before the section's start is the function's. */
-		classify(o, &fs[i], prev_end > start ? prev_end : start ? start : UINTPTR_MAX);
+		classify(o, &code, &fs[i], prev_end > start ? prev_end : start ? start : UINTPTR_MAX);
 	}
 	o->funcs = fs;
 	o->nfuncs = n;

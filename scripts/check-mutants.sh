@@ -41,7 +41,7 @@ copy_tree() {
 
 # pfe.scan runs the fuzzer built next to pfe-scan: DIR gets the tree's own
 # (built below), or its own build when MUTATED (a mutant of pfe-scan or of
-# arch-hooks/' plain-C layer it links: arch.[ch], names.h, <target>/bytes.c
+# arch-hooks/' plain-C layer it links: arch-hooks/*.[ch], <target>/bytes.c
 # and <target>/*.h; not the plugin's <target>/gcc.c).
 add_fuzzer() {
 	mkdir -p "$1/build"
