@@ -144,7 +144,7 @@ static struct sym *read_symbols(const struct file *f, uintptr_t base, unsigned t
 				continue;
 			out[*n].addr = base + syms[k].st_value;
 			out[*n].end = out[*n].addr + syms[k].st_size;
-			out[*n].name = strdup(strs + syms[k].st_name);
+			out[*n].name = strs + syms[k].st_name;	/* in the mapping */
 			(*n)++;
 		}
 		qsort(out, *n, sizeof *out, by_addr);
@@ -370,6 +370,21 @@ static uintptr_t section_start(const struct file *f, uintptr_t base, uintptr_t a
 
 /* The functions of RECS (sorted, merged: a function may have an entry
  * record and a call record). */
+/* The functions' names, copied out of the file's mapping (only theirs:
+ * a copy of every symbol's name would be kept for nothing); false, none
+ * kept, if memory runs out. */
+static bool keep_names(struct pfe_func *fs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (fs[i].name && !(fs[i].name = strdup(fs[i].name))) {
+			while (i-- > 0)
+				free((char *)fs[i].name);
+			return false;
+		}
+	}
+	return true;
+}
+
 static int make_funcs(struct pfe_object *o, const struct file *file, const struct sym *s, size_t nsyms,
 		      const struct rec *recs, size_t nrecs)
 {
@@ -404,6 +419,10 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 
 		/* Nothing before the section's start is the function's. */
 		classify(o, &code, &fs[i], prev_end > start ? prev_end : start ? start : UINTPTR_MAX);
+	}
+	if (!keep_names(fs, n)) {
+		free(fs);
+		return PFE_ENOMEM;
 	}
 	o->funcs = fs;
 	o->nfuncs = n;
@@ -486,7 +505,7 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 	if (!err)
 		err = index_keys(o);
 	free(recs);
-	free(syms);	/* the names stay: the functions point at them */
+	free(syms);
 	munmap((void *)f.data, f.size);
 	if (err)
 		return err;

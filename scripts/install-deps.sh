@@ -47,7 +47,7 @@ HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
  gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  gcc-11-aarch64-linux-gnu g++-11-aarch64-linux-gnu gcc-11-plugin-dev-aarch64-linux-gnu
  gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
- libc6-dev-arm64-cross libc6-dev-riscv64-cross uftrace
+ libc6-dev-arm64-cross libc6-dev-riscv64-cross uftrace valgrind
  libgmp-dev libmpfr-dev libmpc-dev zlib1g-dev"
 
 # make check-kernel: an arm64 kernel built with the aarch64 cross compiler (also
