@@ -13,7 +13,9 @@
 #                                passes only testsuite/null-plugin-passes
 #   make check-kernel            an arm64 kernel built with pfe boots and traces
 #   make bench                   compile-time ratios (sqlite3.c); libpfe
-#                                against LLVM XRay (scripts/bench-runtime.sh)
+#                                against LLVM XRay (scripts/bench-runtime.sh);
+#                                pfe-trace record against uftrace and XRay
+#                                (scripts/bench-trace.sh)
 #   make runtime [CC=...]        build/<CC>-runtime/libpfe.a, libpfe.so,
 #                                libpfe-trace.so (runtime/, scripts/pfe-trace)
 #                                for CC's target (x86_64, aarch64, riscv64);
@@ -210,6 +212,7 @@ check-kernel:
 bench: deps all build/pfe-scan
 	sh scripts/bench.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so
 	sh scripts/bench-runtime.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD)
+	sh scripts/bench-trace.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD)
 
 clean:
 	rm -rf build
