@@ -22,7 +22,7 @@
 #                          "func_duration_threshold_us=0 max_stack_depth=
 #                          4096": every call kept (by default basic mode
 #                          drops calls under 5 us and deeper than 64)
-# ROUNDS (default 5) rounds, the five runs of a workload taking turns in
+# ROUNDS (default 7) rounds, the five runs of a workload taking turns in
 # each; a run is the whole process, wall clock (start-up, patching and
 # writing the record included).  Per workload: each run's best (worst) ms,
 # the slow-down (traced best / the same compiler's plain best), the cost of
@@ -36,7 +36,7 @@
 # in build/bench-trace; e.g. "perf record -g pfe-trace record ./calls-pfe".
 set -eu
 cc=$1 plugin=$2 rt=$3
-rounds=${ROUNDS:-5}
+rounds=${ROUNDS:-7}
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 . "$top/scripts/figures.sh"
 corpus=${PFE_CORPUS:-/var/lib/pfe/corpus}
@@ -63,18 +63,11 @@ compile() {
 	shift
 	"$@" -o "$o" 2> "$o.log" || fail "building $o failed" "$o.log"
 }
-# build W OBJ-ARGS... -- LINK-ARGS...: W-gplain, W-pfe, W-cplain and W-xray
-# from the sources OBJ-ARGS (compiled two at a time: the machine's cores),
-# linked with LINK-ARGS.
+# build W "SOURCES" LINK-ARGS...: W-gplain, W-pfe, W-cplain and W-xray from
+# SOURCES (and their -I), two builds at a time (the machine's cores).
 build() {
-	w=$1
-	shift
-	srcs=
-	while [ "$1" != -- ]; do
-		srcs="$srcs $1"
-		shift
-	done
-	shift
+	w=$1 srcs=$2
+	shift 2
 	compile $w-gplain $cc -O2 $srcs "$@" &
 	p=$!
 	compile $w-pfe $cc -O2 $pfe_flags $srcs "$@" || { wait $p || :; exit 1; }
@@ -109,7 +102,9 @@ run() {
 	w=$1 t=$2
 	shift 2
 	rec=$w-$t.rec
-	rm -rf "$rec" && mkdir "$rec"
+	# uftrace makes its own (an existing one it keeps as REC.old).
+	rm -rf "$rec"
+	[ "$t" = uftrace ] || mkdir "$rec"
 	cmd="$(tracer $t "$(program $w $t)" "$rec") $*"
 	t0=$(date +%s%N)
 	$cmd > run.out 2> run.err || fail "$cmd failed" run.err
@@ -134,9 +129,9 @@ calls() {
 
 workloads=calls
 echo "bench-trace: building the workloads (a few minutes with sqlite3.c)"
-build calls "$top/scripts/bench-trace.c" --
+build calls "$top/scripts/bench-trace.c"
 if [ -f "$corpus/sqlite3.c" ]; then
-	build sqlite -I"$corpus" "$top/testsuite/pfe.run/sqlite-driver.c" "$corpus/sqlite3.c" -- -lm
+	build sqlite "-I$corpus $top/testsuite/pfe.run/sqlite-driver.c $corpus/sqlite3.c" -lm
 	workloads="calls sqlite"
 else
 	echo "bench-trace: no $corpus/sqlite3.c (scripts/install-deps.sh, or PFE_CORPUS=): the sqlite workload skipped"
@@ -144,7 +139,7 @@ fi
 built=$(date +%s)
 
 echo "bench-trace: $rounds rounds, the tracers taking turns"
-for r in $(seq "$rounds"); do
+for _ in $(seq "$rounds"); do
 	for w in $workloads; do
 		for t in gplain pfe uftrace cplain xray; do
 			run $w $t
