@@ -15,7 +15,9 @@
 #   make check-packages          Debian packages built through pfe-cc pass
 #                                their own tests as natively (testsuite/packages)
 #   make bench                   compile-time ratios (sqlite3.c); libpfe
-#                                against LLVM XRay (scripts/bench-runtime.sh)
+#                                against LLVM XRay (scripts/bench-runtime.sh);
+#                                pfe-trace record against uftrace and XRay
+#                                (scripts/bench-trace.sh)
 #   make runtime [CC=...]        build/<CC>-runtime/libpfe.a, libpfe.so,
 #                                libpfe-trace.so (runtime/, scripts/pfe-trace)
 #                                for CC's target (x86_64, aarch64, riscv64);
@@ -226,6 +228,7 @@ check-packages:
 bench: deps all build/pfe-scan
 	sh scripts/bench.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so
 	sh scripts/bench-runtime.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD)
+	sh scripts/bench-trace.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD)
 
 clean:
 	rm -rf build

@@ -1,6 +1,7 @@
 # rt-lib.tcl: what the .exp files of libpfe's programs share
 # (pfe.runtime/runtime.exp, pfe.trace/trace.exp): building libpfe.so and
-# libpfe-trace.so for the target in the objdir, as the Makefile does.
+# libpfe-trace.so for the target in the objdir, as the Makefile does, and
+# finding the target's C++ compiler (rt_cxx).
 # Sourced after rt_top is set.  Debug: the build commands are in pfe.log.
 
 # libpfe.so for the target, as the Makefile builds it (no -Werror: older
@@ -48,4 +49,34 @@ proc rt_build_lib {} {
     set r [pfe_build [concat $tobjs $objs] libpfe-trace.so {-shared -lpthread -ldl} 0]
     send_log -- "[lindex $r 1]\n"
     return [expr {[lindex $r 0] == 0}]
+}
+
+# The C++ compiler of the target and what its links end with (after
+# libpfe, whose __cxa_begin_catch must come first): g++-N beside gcc-N
+# (the same GCC), else the target's Debian g++ (GCC 7.5 here has no C++
+# library headers); for i386, gcc-12 -x c++ and the 32-bit libstdc++
+# run-time library (no 32-bit libstdc++ headers or link here: g++-multilib
+# would remove the cross compilers; the programs include none); the first
+# that compiles an exception; "" if none does.
+proc rt_cxx {} {
+    global pfe_cc pfe_cflags pfe_target
+    set cc [lindex $pfe_cc end]
+    set gxx [string map {gcc g++} [file tail $cc]]
+    if {[file dirname $cc] ne "."} { set gxx [file join [file dirname $cc] $gxx] }
+    set cands [list [list [concat [lrange $pfe_cc 0 end-1] $gxx] {}]]
+    switch -- $pfe_target {
+	x86_64 { lappend cands {g++-12 {}} }
+	i386 { lappend cands {g++-12 {}} {{gcc-12 -x c++} /usr/lib32/libstdc++.so.6} }
+	default { lappend cands [list $pfe_target-linux-gnu-g++ {}] }
+    }
+    set f [open rt-cxx-probe.cc w]
+    puts $f "struct e {};\nint main() { try { throw e(); } catch (...) {} }"
+    close $f
+    foreach c $cands {
+	if {[lindex [pfe_exec [concat [lindex $c 0] $pfe_cflags rt-cxx-probe.cc -x none [lindex $c 1] -o rt-cxx-probe.exe]] 0] == 0} {
+	    verbose -log "C++ compiler: $c"
+	    return $c
+	}
+    }
+    return ""
 }
