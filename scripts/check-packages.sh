@@ -388,8 +388,9 @@ row() {
 }
 
 # write_md: build/packages/results.md from results.tsv, in the order of
-# testsuite/packages, GCC, target and mode.
-write_md() {
+# testsuite/packages, GCC, target and mode (a subshell: its loop variable
+# must not be the caller's p, one_run runs it after every run).
+write_md() (
 	{
 		echo "# make check-packages: results"
 		echo
@@ -405,7 +406,7 @@ write_md() {
 		echo
 		awk -F '\t' '$9 == "PASS" { p++ } $9 == "FAIL" { f++ } END { printf "%d passed, %d failed\n", p, f }' "$out/results.tsv"
 	} > "$out/results.md"
-}
+)
 
 [ -x "$pfe_scan" ] || nice -n 15 make -s -C "$top" build/pfe-scan || die "cannot build pfe-scan"
 mkdir -p "$out"
