@@ -409,12 +409,76 @@ static tree handle_no_kcfi_attribute(tree *node, tree name, tree args,
 static struct attribute_spec no_kcfi_attribute_spec =
 	PFE_ATTRIBUTE_SPEC(PFE_NO_KCFI_ATTR, 0, 0, handle_no_kcfi_attribute);
 
+/* GCC 8+'s own handler of no_sanitize; NULL on GCC 4.9-7, which have none. */
+static pfe_attribute_handler gcc_no_sanitize;
+
+/* ARGS without the strings "kcfi" (a new list); *KCFI: whether there was one. */
+static tree without_kcfi(tree args, bool *kcfi)
+{
+	tree rest = NULL_TREE, *tail = &rest;
+
+	*kcfi = false;
+	for (; args; args = TREE_CHAIN(args)) {
+		tree v = TREE_VALUE(args);
+
+		if (TREE_CODE(v) == STRING_CST && !strcmp(TREE_STRING_POINTER(v), "kcfi")) {
+			*kcfi = true;
+			continue;
+		}
+		*tail = build_tree_list(NULL_TREE, v);
+		tail = &TREE_CHAIN(*tail);
+	}
+	return rest;
+}
+
+/* no_sanitize("kcfi", ...), Clang's spelling (the kernel's __nocfi): "kcfi"
+ * is no_sanitize_kcfi (nothing without cfi=kcfi, as in Clang without
+ * -fsanitize=kcfi), the other names go to GCC's own handler (GCC 8+),
+ * which would warn that it does not know kcfi; GCC 4.9-7 have no
+ * no_sanitize: there the other names are ignored, with GCC 8's warning. */
+static tree handle_no_sanitize(tree *node, tree name, tree args, int flags,
+			       bool *no_add_attrs)
+{
+	bool kcfi;
+	tree rest = without_kcfi(args, &kcfi);
+
+	*no_add_attrs = true;
+	if (kcfi && pfe_opts.cfi != PFE_CFI_NONE) {
+		bool bad = false;
+
+		handle_no_kcfi_attribute(node, name, NULL_TREE, flags, &bad);
+		if (!bad)
+			DECL_ATTRIBUTES(*node) = tree_cons(get_identifier(PFE_NO_KCFI_ATTR),
+							   NULL_TREE, DECL_ATTRIBUTES(*node));
+	}
+	if (rest && gcc_no_sanitize)
+		return gcc_no_sanitize(node, name, rest, flags, no_add_attrs);
+	for (; rest; rest = TREE_CHAIN(rest))
+		warning(OPT_Wattributes, "%qE attribute: %qE ignored (this GCC has no "
+			"%qE of its own; pfe takes %<kcfi%> only)", name,
+			TREE_VALUE(rest), name);
+	return NULL_TREE;
+}
+
+static struct attribute_spec no_sanitize_spec =
+	PFE_ATTRIBUTE_SPEC("no_sanitize", 1, -1, handle_no_sanitize);
+
+/* PLUGIN_ATTRIBUTES: no_sanitize_kcfi; no_sanitize("kcfi"), GCC's
+ * no_sanitize taken over (GCC 8+) or registered (GCC 4.9-7). */
 static void kcfi_register_attribute(void *event_data, void *data)
 {
+	const struct attribute_spec *spec = lookup_attribute_spec(get_identifier("no_sanitize"));
+
 	(void)event_data;
 	(void)data;
 	if (!lookup_attribute_spec(get_identifier(PFE_NO_KCFI_ATTR)))
 		register_attribute(&no_kcfi_attribute_spec);
+	if (!spec)
+		register_attribute(&no_sanitize_spec);
+	else if (!(gcc_no_sanitize = pfe_take_over_attribute(spec, spec->max_length,
+							      handle_no_sanitize)))
+		warning(0, "pfe: the %qs attribute of GCC not taken over: "
+			"%<no_sanitize(\"kcfi\")%> is not known", "no_sanitize");
 }
 
 /* The pass, when cfi= is given (the plugin arguments are parsed by now),

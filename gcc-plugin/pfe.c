@@ -11,6 +11,7 @@
  */
 #include "pfe.h"
 #include "plugin-version.h"
+#include <sys/mman.h>
 
 int plugin_is_GPL_compatible;
 
@@ -353,6 +354,49 @@ static void check_entry_modes(void)
 				      pfe_opts.entry_size - pfe_opts.entry_pre)))
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-entry=%u,%u%> with %s",
 			  pfe_opts.entry_size, pfe_opts.entry_pre, why);
+}
+
+/* The protection of the page holding ADDR (/proc/self/maps), or -1. */
+static int page_protection(uintptr_t addr)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	char line[512], perms[5];
+	unsigned long lo, hi;
+	int prot = -1;
+
+	if (!maps)
+		return -1;
+	while (prot < 0 && fgets(line, sizeof(line), maps))
+		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 &&
+		    addr >= lo && addr < hi)
+			prot = (perms[0] == 'r' ? PROT_READ : 0) |
+			       (perms[1] == 'w' ? PROT_WRITE : 0) |
+			       (perms[2] == 'x' ? PROT_EXEC : 0);
+	fclose(maps);
+	return prot;
+}
+
+/* GCC's own spec of an attribute: HANDLER in front of GCC's, which it
+ * returns (NULL if that cannot be done), and at most MAX_LENGTH arguments.
+ * The spec lives in a const table of GCC's: its pages are made writable
+ * for the stores and given their protection back. */
+pfe_attribute_handler pfe_take_over_attribute(const struct attribute_spec *spec,
+					      int max_length,
+					      pfe_attribute_handler handler)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t start = (uintptr_t)spec & ~(page - 1);
+	size_t len = (uintptr_t)(spec + 1) - start;
+	int prot = page_protection(start);
+	struct attribute_spec *writable = const_cast<struct attribute_spec *>(spec);
+	pfe_attribute_handler gcc = spec->handler;
+
+	if (prot < 0 || page_protection((uintptr_t)(spec + 1) - 1) != prot ||
+	    mprotect((void *)start, len, prot | PROT_WRITE))
+		return NULL;
+	writable->max_length = max_length;
+	writable->handler = handler;
+	return mprotect((void *)start, len, prot) == 0 ? gcc : NULL;
 }
 
 /* PLUGIN_START_UNIT: target options are final now. */

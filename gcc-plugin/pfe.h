@@ -163,6 +163,13 @@ const struct pfe_plan *pfe_plan_for(tree fndecl);
 const char *pfe_layout_refused(unsigned int pre, unsigned int post);
 /* pfe.c: whether NAME is a section or symbol name gas takes unquoted. */
 bool pfe_plain_name(const char *name);
+/* pfe.c: GCC's own spec of an attribute taken over (its handler after
+ * ours, MAX_LENGTH arguments); GCC's handler, or NULL if it cannot be. */
+typedef tree (*pfe_attribute_handler)(tree *node, tree name, tree args,
+				      int flags, bool *no_add_attrs);
+pfe_attribute_handler pfe_take_over_attribute(const struct attribute_spec *spec,
+					      int max_length,
+					      pfe_attribute_handler handler);
 void pfe_register_attribute(void *event_data, void *data);
 
 /* kcfi.c, kcfi-hash.c */

@@ -13,7 +13,6 @@
  * pfe_plan_compute in cc1 (gcc -wrapper gdb,--args).
  */
 #include "pfe.h"
-#include <sys/mman.h>
 
 #define PFE_ATTR "patchable_function_entry"
 
@@ -154,11 +153,8 @@ const struct pfe_plan *pfe_plan_for(tree fndecl)
 	return &current_plan;
 }
 
-typedef tree (*attribute_handler)(tree *node, tree name, tree args, int flags,
-				  bool *no_add_attrs);
-
 /* GCC 8+'s own handler of the attribute's two counts; NULL on GCC 4.9-7. */
-static attribute_handler gcc_handler;
+static pfe_attribute_handler gcc_handler;
 
 /* The counts checked as GCC 8+'s own handler checks them (the same
  * warnings, under -Wattributes, and the attribute dropped), for GCC 4.9-7,
@@ -237,48 +233,6 @@ static tree handle_pfe_attribute(tree *node, tree name, tree args, int flags,
 static struct attribute_spec pfe_attribute_spec =
 	PFE_ATTRIBUTE_SPEC(PFE_ATTR, 1, 3, handle_pfe_attribute);
 
-/* The protection of the page holding ADDR (/proc/self/maps), or -1. */
-static int page_protection(uintptr_t addr)
-{
-	FILE *maps = fopen("/proc/self/maps", "r");
-	char line[512], perms[5];
-	unsigned long lo, hi;
-	int prot = -1;
-
-	if (!maps)
-		return -1;
-	while (prot < 0 && fgets(line, sizeof(line), maps))
-		if (sscanf(line, "%lx-%lx %4s", &lo, &hi, perms) == 3 &&
-		    addr >= lo && addr < hi)
-			prot = (perms[0] == 'r' ? PROT_READ : 0) |
-			       (perms[1] == 'w' ? PROT_WRITE : 0) |
-			       (perms[2] == 'x' ? PROT_EXEC : 0);
-	fclose(maps);
-	return prot;
-}
-
-/* GCC 8+: its spec of the attribute takes two arguments and lives in a
- * const table.  pfe widens it to three and puts its own handler in front
- * of GCC's: the pages are made writable for the two stores and given their
- * protection back.  False if that cannot be done (GCC then refuses a third
- * argument itself: "wrong number of arguments"). */
-static bool take_over_spec(const struct attribute_spec *spec)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t start = (uintptr_t)spec & ~(page - 1);
-	size_t len = (uintptr_t)(spec + 1) - start;
-	int prot = page_protection(start);
-	struct attribute_spec *writable = const_cast<struct attribute_spec *>(spec);
-
-	if (prot < 0 || page_protection((uintptr_t)(spec + 1) - 1) != prot ||
-	    mprotect((void *)start, len, prot | PROT_WRITE))
-		return false;
-	gcc_handler = spec->handler;
-	writable->max_length = 3;
-	writable->handler = handle_pfe_attribute;
-	return mprotect((void *)start, len, prot) == 0;
-}
-
 /* PLUGIN_ATTRIBUTES: register the attribute where GCC lacks it, else take
  * GCC's over for its third argument. */
 void pfe_register_attribute(void *event_data, void *data)
@@ -289,7 +243,7 @@ void pfe_register_attribute(void *event_data, void *data)
 	(void)data;
 	if (!spec)
 		register_attribute(&pfe_attribute_spec);
-	else if (!take_over_spec(spec))
+	else if (!(gcc_handler = pfe_take_over_attribute(spec, 3, handle_pfe_attribute)))
 		warning(0, "pfe: the %qs attribute of GCC not taken over: a third "
 			"argument (the record section) is refused", PFE_ATTR);
 }
