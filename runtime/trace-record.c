@@ -26,7 +26,7 @@
  * Debugging: PFE_DEBUG=1 says on stderr where each process records and
  * how much it wrote; pfe-trace-read dump FILE prints every record.
  */
-#define _GNU_SOURCE
+#define _DEFAULT_SOURCE	/* not _GNU_SOURCE: glibc 2.38+ would bind strtoul to a symbol older libcs lack */
 #include "trace.h"
 #include "trace-format.h"
 
@@ -264,6 +264,7 @@ static const char *const pattern_vars[4] = { "PFE_TRACE_FILTER", "PFE_TRACE_NOTR
 static bool compile_pattern(struct pattern *p, char *line, bool at)
 {
 	char *sign = at ? strrchr(line, '@') : NULL;
+	size_t size;
 	char *anchored;
 	int err;
 
@@ -271,8 +272,10 @@ static bool compile_pattern(struct pattern *p, char *line, bool at)
 		*sign = '\0';
 	p->spec = sign ? sign + 1 : NULL;
 	p->text = line;
-	if (asprintf(&anchored, "^(%s)$", line) < 0)
+	size = strlen(line) + sizeof "^()$";
+	if (!(anchored = malloc(size)))
 		return false;
+	snprintf(anchored, size, "^(%s)$", line);
 	err = regcomp(&p->re, anchored, REG_EXTENDED | REG_NOSUB);
 	free(anchored);
 	if (err) {
