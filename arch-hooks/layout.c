@@ -40,7 +40,8 @@ static uint64_t clip(const struct pfe_layout_code *c, uint64_t limit)
 	return limit < c->size ? limit : c->size;
 }
 
-size_t pfe_layout_nop(const struct pfe_layout_code *c, uint64_t off, uint64_t limit, unsigned *units)
+/* Length of the NOP at OFF (0 if none), *UNITS what it counts as in M,N. */
+static size_t pfe_layout_nop(const struct pfe_layout_code *c, uint64_t off, uint64_t limit, unsigned *units)
 {
 	limit = clip(c, limit);
 	if (off >= limit)
@@ -48,7 +49,8 @@ size_t pfe_layout_nop(const struct pfe_layout_code *c, uint64_t off, uint64_t li
 	return c->arch->entry_nop(c->bytes + off, limit - off, units);
 }
 
-uint64_t pfe_layout_pad(const struct pfe_layout_code *c, uint64_t off, const char **name)
+/* Length of the landing pad at OFF (0 if none) and its name. */
+static uint64_t pfe_layout_pad(const struct pfe_layout_code *c, uint64_t off, const char **name)
 {
 	return off < c->size ? c->arch->landing_pad(c->bytes + off, c->size - off, name) : 0;
 }
@@ -73,7 +75,8 @@ size_t pfe_layout_decode_call(const struct pfe_arch *a, const uint8_t *p, size_t
 	return skip + len;
 }
 
-size_t pfe_layout_call(const struct pfe_layout_code *c, uint64_t off, uint64_t limit,
+/* The entry call at OFF of the window, up to LIMIT (pfe_layout_decode_call). */
+static size_t pfe_layout_call(const struct pfe_layout_code *c, uint64_t off, uint64_t limit,
 		       struct pfe_enc_call *out)
 {
 	limit = clip(c, limit);

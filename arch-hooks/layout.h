@@ -95,18 +95,11 @@ struct pfe_layout_slot {
 	bool nops;			/* they are NOPs, exactly */
 };
 
-/* Length of the NOP at OFF (0 if none), *UNITS what it counts as in M,N. */
-size_t pfe_layout_nop(const struct pfe_layout_code *c, uint64_t off, uint64_t limit, unsigned *units);
-/* Length of the landing pad at OFF (0 if none) and its name. */
-uint64_t pfe_layout_pad(const struct pfe_layout_code *c, uint64_t off, const char **name);
 /* Length of the call at P, address PC (0 if none) as an entry call: the
  * fentry call's leading instructions (aarch64's `mov x9, x30`) included,
  * through memory only where the target's entry calls may go so. */
 size_t pfe_layout_decode_call(const struct pfe_arch *a, const uint8_t *p, size_t avail, uint64_t pc,
 			      struct pfe_enc_call *out);
-/* The same at OFF of the window, up to LIMIT. */
-size_t pfe_layout_call(const struct pfe_layout_code *c, uint64_t off, uint64_t limit,
-		       struct pfe_enc_call *out);
 /* The fentry call or its NOP form at OFF, and its length. */
 enum pfe_fentry_form pfe_layout_fentry_at(const struct pfe_layout_code *c, uint64_t off,
 					  uint64_t *len);
