@@ -11,7 +11,9 @@
 #ifndef PFE_RUNTIME_TRACE_FORMAT_H
 #define PFE_RUNTIME_TRACE_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define PFE_TRACE_MAGIC "PFETRACE"
 #define PFE_TRACE_VERSION 1u
@@ -75,5 +77,22 @@ _Static_assert(sizeof(struct pfe_trace_header) == 16, "header layout");
 _Static_assert(sizeof(struct pfe_trace_block) == 32, "block layout");
 _Static_assert(sizeof(struct pfe_trace_func) == 16, "function layout");
 _Static_assert(sizeof(struct pfe_trace_rec) == 16, "record layout");
+
+/* A function's name in the file is its symbol, or a C++ function's
+ * demangled name (ns::f(int) const).  How long NAME is without its
+ * parameter list: up to the '(' that matches its last ')' (ns::f), or
+ * all of it when it has none. */
+static inline size_t pfe_trace_name_bare_len(const char *name)
+{
+	const char *close = strrchr(name, ')');
+	int depth = 0;
+
+	for (size_t at = close ? (size_t)(close - name) + 1 : 0; at-- > 0;) {
+		depth += name[at] == ')' ? 1 : name[at] == '(' ? -1 : 0;
+		if (depth == 0)
+			return at;
+	}
+	return strlen(name);
+}
 
 #endif /* PFE_RUNTIME_TRACE_FORMAT_H */

@@ -451,10 +451,14 @@ static void report(struct process *ps, size_t n)
  * when it ends without one ("f() = 3;", with its duration). */
 static bool replay_open;	/* the top frame's line is not printed yet */
 
-/* F's line, indented for the LEVEL of calls out of it on the stack. */
+/* F's line, indented for the LEVEL of calls out of it on the stack: its
+ * name (a C++ one without its parameters: the recorded arguments go
+ * there) and its arguments. */
 static void print_call(struct walk *w, const struct frame *f, size_t level)
 {
-	printf("%*s%s(", 2 * (int)level, "", func_name(w->p, f->func));
+	const char *name = func_name(w->p, f->func);
+
+	printf("%*s%.*s(", 2 * (int)level, "", (int)pfe_trace_name_bare_len(name), name);
 	for (unsigned i = 0; i < f->nargs; i++) {
 		int64_t s = (int64_t)f->args[i];
 
@@ -481,6 +485,8 @@ static const char *const how_note[] = { "", " /* unwound */", " /* still running
 
 static void replay_leave(struct walk *w, struct frame *f, uint64_t end, enum leave_how how)
 {
+	const char *name = func_name(w->p, f->func);
+
 	printf("%10.3f us | ", (end - f->start) / 1e3);
 	if (replay_open) {
 		print_call(w, f, w->depth - 1);
@@ -491,7 +497,7 @@ static void replay_leave(struct walk *w, struct frame *f, uint64_t end, enum lea
 		printf("%*s}", 2 * (int)(w->depth - 1), "");
 		if (f->has_ret)
 			printf(" = %" PRId64 ";", (int64_t)f->ret);
-		printf(" /* %s */%s\n", func_name(w->p, f->func), how_note[how]);
+		printf(" /* %.*s */%s\n", (int)pfe_trace_name_bare_len(name), name, how_note[how]);
 	}
 	replay_open = false;
 }

@@ -16,7 +16,9 @@
  *                      no callee: it is taken back from the buffer)
  *   PFE_TRACE_ARGS     -A: PATTERN@argN[,argM...] integer arguments
  *   PFE_TRACE_RETVAL   -R: PATTERN[@retval] integer return values
- * Patterns are POSIX extended regular expressions the whole name matches.
+ * Patterns are POSIX extended regular expressions the whole name matches:
+ * the symbol, or a C++ function's demangled name with or without its
+ * parameters (ns::f(int) or ns::f); reports show the demangled name.
  *
  * The file is opened for each write (O_APPEND, one writev a block): a
  * program closing its descriptors cannot make us write into its files,
@@ -303,12 +305,32 @@ static void read_patterns(unsigned which)
 			npatterns[which]++;
 }
 
-/* The first pattern of WHICH that NAME matches, or NULL. */
-static const struct pattern *matching(unsigned which, const char *name)
+/* The names a pattern may match for F: its symbol, and for C++ its
+ * demangled name whole and without its parameters (ns::f for
+ * ns::f(int) const, as people type it); the last is malloc'ed. */
+struct func_names {
+	const char *symbol, *demangled;
+	char *bare;
+};
+
+static struct func_names names_of(const struct trace_func *f)
 {
+	struct func_names n = { pfe_func_name(f->func), f->demangled, NULL };
+
+	if (n.demangled)
+		n.bare = strndup(n.demangled, pfe_trace_name_bare_len(n.demangled));
+	return n;
+}
+
+/* The first pattern of WHICH that one of the names N matches, or NULL. */
+static const struct pattern *matching(unsigned which, const struct func_names *n)
+{
+	const char *names[] = { n->symbol, n->demangled, n->bare };
+
 	for (size_t i = 0; i < npatterns[which]; i++)
-		if (regexec(&patterns[which][i].re, name, 0, NULL, 0) == 0)
-			return &patterns[which][i];
+		for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+			if (names[k] && regexec(&patterns[which][i].re, names[k], 0, NULL, 0) == 0)
+				return &patterns[which][i];
 	return NULL;
 }
 
@@ -335,21 +357,22 @@ static bool parse_args(struct trace_func *f, const char *spec)
 
 static void apply_filters(struct trace_func *f)
 {
-	const char *name = pfe_func_name(f->func);
+	struct func_names names = names_of(f);
 	const struct pattern *p;
 
-	if (!name)
+	if (!names.symbol)
 		return;
-	f->flags = (matching(P_FILTER, name) ? TRACE_FILTER : 0) | (matching(P_NOTRACE, name) ? TRACE_NOTRACE : 0);
-	p = matching(P_RETVAL, name);
+	f->flags = (matching(P_FILTER, &names) ? TRACE_FILTER : 0) | (matching(P_NOTRACE, &names) ? TRACE_NOTRACE : 0);
+	p = matching(P_RETVAL, &names);
 	if (p && (!p->spec || strcmp(p->spec, "retval") == 0))
 		f->flags |= TRACE_RETVAL;
 	else if (p)
 		fprintf(stderr, "pfe-trace: -R %s@%s: only @retval (ignored)\n", p->text, p->spec);
-	p = matching(P_ARGS, name);
+	p = matching(P_ARGS, &names);
 	if (p && !parse_args(f, p->spec))
 		fprintf(stderr, "pfe-trace: -A %s@%s: want argN[,argM...] (integer and pointer arguments, N from 1, "
 			"at most %d; ignored)\n", p->text, p->spec ? p->spec : "", TRACE_MAX_ARGS);
+	free(names.bare);
 }
 
 /* Write the names of the N functions FS (a block of them). */
@@ -360,7 +383,7 @@ static void write_functions(struct trace_func *fs, size_t n)
 	char *data;
 
 	for (size_t i = 0; i < n; i++) {
-		const char *name = pfe_func_name(fs[i].func);
+		const char *name = trace_func_name(&fs[i]);
 
 		bytes += sizeof(struct pfe_trace_func) + ((name ? strlen(name) : 0) + 7) / 8 * 8;
 	}
@@ -370,7 +393,7 @@ static void write_functions(struct trace_func *fs, size_t n)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const char *name = pfe_func_name(fs[i].func);
+		const char *name = trace_func_name(&fs[i]);
 		struct pfe_trace_func tf = { fs[i].id, (uint32_t)(name ? strlen(name) : 0),
 					     (uint64_t)(uintptr_t)pfe_func_addr(fs[i].func) };
 

@@ -79,7 +79,7 @@ static int by_time(const void *a, const void *b)
 
 static void print_counter(FILE *out, const struct trace_func *k)
 {
-	const char *name = pfe_func_name(k->func);
+	const char *name = trace_func_name(k);
 
 	if (atomic_load(&k->calls))
 		fprintf(out, "pfe-trace: %12llu %14.3f  %s\n", (unsigned long long)atomic_load(&k->calls),
@@ -133,6 +133,37 @@ void trace_for_each(void (*fn)(struct trace_func *fs, size_t n))
 		fn(b->counters, b->n);
 }
 
+/* NAME as people read it (f(int), not _Z1fi): libstdc++'s demangler, which
+ * a C++ program has loaded (found once, under blocks_lock); NULL for a C
+ * name, or when there is no demangler. */
+static char *demangle(const char *name)
+{
+	static char *(*cxa_demangle)(const char *, char *, size_t *, int *);
+	static bool looked;
+	char *s;
+	int status;
+
+	if (!name || strncmp(name, "_Z", 2) != 0)
+		return NULL;
+	if (!looked) {
+		cxa_demangle = (char *(*)(const char *, char *, size_t *, int *))dlsym(RTLD_DEFAULT, "__cxa_demangle");
+		looked = true;
+	}
+	if (!cxa_demangle)
+		return NULL;
+	s = cxa_demangle(name, NULL, NULL, &status);
+	if (status != 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
+const char *trace_func_name(const struct trace_func *f)
+{
+	return f->demangled ? f->demangled : pfe_func_name(f->func);
+}
+
 /* Whether F is patchable and not traced yet. */
 static bool untraced(const struct pfe_func *f)
 {
@@ -162,8 +193,10 @@ static void trace_new_functions(void)
 		b->counters[i].id = (uint32_t)(ncounters + i);
 		if (pfe_attach(f, mode == RECORD_YES ? record_entry : on_entry,
 			       mode == RECORD_YES ? record_exit : on_exit_call,
-			       &b->counters[i]) == 0)
+			       &b->counters[i]) == 0) {
+			b->counters[i].demangled = demangle(pfe_func_name(f));
 			fs[i++] = f;
+		}
 	}
 	if (mode == RECORD_YES && b)
 		record_functions(b->counters, i);

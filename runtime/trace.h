@@ -27,6 +27,7 @@ enum {
 /* A traced function: what its handlers get as data. */
 struct trace_func {
 	struct pfe_func *func;
+	char *demangled;		/* a C++ name as people read it, or NULL */
 	uint32_t id;			/* in record files */
 	uint8_t flags;			/* TRACE_FILTER... */
 	uint8_t nargs;			/* -A: how many of ARGS */
@@ -37,6 +38,9 @@ struct trace_func {
 /* trace.c: call FN on each block of functions traced so far (the lock
  * held: FN must not dlopen). */
 void trace_for_each(void (*fn)(struct trace_func *fs, size_t n));
+
+/* trace.c: F's name as reports show it (demangled when it is C++). */
+const char *trace_func_name(const struct trace_func *f);
 
 /* trace.c: CLOCK_MONOTONIC in nanoseconds. */
 uint64_t trace_now_ns(void);

@@ -16,8 +16,9 @@
 #     NOPs too) and sid's clang (riscv64 kCFI, C23); scripts/sid-run enters it;
 #   - GCC 7.5 for x86_64 and aarch64, built from ../shared/toolchains by
 #     scripts/build-gcc7.sh (15 to 30 minutes each, once);
-#   - the test corpus: sqlite3.c from the npm package better-sqlite3
-#     (pinned version) in $PFE_CORPUS;
+#   - the test corpus in $PFE_CORPUS: sqlite3.c from the npm package
+#     better-sqlite3 (pinned version) and pigz 2.8's sources (Debian's
+#     upstream tarball from the mirror's pool, checked by its sha256);
 #   - only for "packages" (make check-packages): bookworm deb-src lines, the
 #     build tools (cmake, meson, dpkg-dev) and the sources of the packages
 #     that testsuite/packages lists, unpacked once by apt-get source into
@@ -35,6 +36,10 @@ PFE_PACKAGES=${PFE_PACKAGES:-/var/lib/pfe/packages}
 PFE_GCC_TESTS=${PFE_GCC_TESTS:-/var/lib/pfe/gcc-tests}
 GCC_TESTS_VERSION=14.2.0-19
 SQLITE_NPM=better-sqlite3@12.11.1
+# pigz: pfe.trace's real multi-threaded program (trixie's upstream tarball,
+# checked against the sha256 its .dsc gives).
+PIGZ=pigz_2.8.orig.tar.xz
+PIGZ_SHA256=bec34f9d61e28b9b069da9efd53e73d22cd207a4798ed664832dc9b17aa486aa
 LOG=/tmp/pfe-install.log
 MIRROR=http://deb.debian.org/debian
 export DEBIAN_FRONTEND=noninteractive
@@ -48,7 +53,7 @@ HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
  gcc-11-aarch64-linux-gnu g++-11-aarch64-linux-gnu gcc-11-plugin-dev-aarch64-linux-gnu
  gcc-12-riscv64-linux-gnu g++-12-riscv64-linux-gnu gcc-12-plugin-dev-riscv64-linux-gnu
  libc6-dev-arm64-cross libc6-dev-riscv64-cross uftrace valgrind
- libgmp-dev libmpfr-dev libmpc-dev zlib1g-dev"
+ libgmp-dev libmpfr-dev libmpc-dev zlib1g-dev curl"
 
 # make check-kernel: an arm64 kernel built with the aarch64 cross compiler (also
 # in HOST_PKGS), its init linked -static, booted under qemu-system-aarch64.
@@ -113,7 +118,7 @@ install_host() {
 }
 
 sid_pkgs() {
-	printf 'make binutils libc6-dev file uftrace clang '
+	printf 'make binutils libc6-dev zlib1g-dev file uftrace clang '
 	# GCC 14's aarch64 cross compiler: pfe.diff's native oracle for aarch64
 	# (arm64 CALL_OPS, and GCC 7's layouts).
 	printf 'gcc-14-aarch64-linux-gnu g++-14-aarch64-linux-gnu libc6-dev-arm64-cross '
@@ -163,7 +168,21 @@ install_gcc_tests() {
 	rm -rf "$tmp"
 }
 
+# pigz's sources into $PFE_CORPUS/pigz-2.8 (unpacked beside it, then moved).
+install_pigz() {
+	[ -s "$PFE_CORPUS/pigz-2.8/pigz.c" ] && return 0
+	say "fetching $PIGZ into $PFE_CORPUS"
+	mkdir -p "$PFE_CORPUS"
+	tmp=$(mktemp -d)
+	curl -fsS -o "$tmp/$PIGZ" "$MIRROR/pool/main/p/pigz/$PIGZ" >>"$LOG" 2>&1 &&
+		echo "$PIGZ_SHA256  $tmp/$PIGZ" | sha256sum -c --quiet >>"$LOG" 2>&1 &&
+		tar xJf "$tmp/$PIGZ" -C "$tmp" ||
+		{ say "fetching $PIGZ failed, see $LOG"; rm -rf "$tmp"; exit 1; }
+	rm -rf "$PFE_CORPUS/pigz-2.8" && mv "$tmp/pigz-2.8" "$PFE_CORPUS/" && rm -rf "$tmp"
+}
+
 install_corpus() {
+	install_pigz
 	[ -s "$PFE_CORPUS/sqlite3.c" ] && return 0
 	say "fetching $SQLITE_NPM (sqlite3 amalgamation) into $PFE_CORPUS"
 	tmp=$(mktemp -d)
