@@ -33,20 +33,25 @@ static int compare_preamble_name(const void *key, const void *elem)
 	return strcmp(key, (*p)->name + sizeof PFE_KCFI_PREAMBLE_PREFIX - 1);
 }
 
-/* Has F a __cfi_F symbol (x86_64 Clang and pfe: the preamble)?  The
- * preambles are indexed by name on first use: a kernel has 10^5 of them. */
-bool has_cfi_preamble(struct image *img, const struct func *f)
+/* Index the kCFI symbols when the file is opened: the __cfi_<name>
+ * preambles (x86_64 Clang and pfe) by <name>, and the absolute
+ * __kcfi_typeid_<name> symbols by <name> (a kernel has 10^5 of each). */
+void index_kcfi_symbols(struct image *img)
 {
-	if (!img->preambles_loaded) {
-		img->preambles = scan_alloc(img, img->nfuncs, sizeof *img->preambles);
-		for (size_t i = 0; i < img->nfuncs; i++)
-			if (pfe_layout_is_cfi_preamble(img->funcs[i].name))
-				img->preambles[img->npreambles++] = &img->funcs[i];
+	img->preambles = scan_alloc(img, img->nfuncs, sizeof *img->preambles);
+	for (size_t i = 0; i < img->nfuncs; i++)
+		if (pfe_layout_is_cfi_preamble(img->funcs[i].name))
+			img->preambles[img->npreambles++] = &img->funcs[i];
+	if (img->npreambles)
 		qsort(img->preambles, img->npreambles, sizeof *img->preambles, compare_preambles);
-		img->preambles_loaded = true;
-	}
-	return bsearch(f->name, img->preambles, img->npreambles, sizeof *img->preambles,
-		       compare_preamble_name) != NULL;
+	img->ntypeids = absolute_symbols(img, PFE_KCFI_TYPEID_PREFIX, &img->typeids);
+}
+
+/* Has F a __cfi_F symbol (the preamble)? */
+bool has_cfi_preamble(const struct image *img, const struct func *f)
+{
+	return img->npreambles && bsearch(f->name, img->preambles, img->npreambles, sizeof *img->preambles,
+					  compare_preamble_name) != NULL;
 }
 
 static int compare_typeid_name(const void *key, const void *elem)
@@ -55,14 +60,12 @@ static int compare_typeid_name(const void *key, const void *elem)
 }
 
 /* The value of the absolute symbol __kcfi_typeid_NAME, if the file has it. */
-bool kcfi_typeid(struct image *img, const char *name, uint32_t *value)
+bool kcfi_typeid(const struct image *img, const char *name, uint32_t *value)
 {
 	const struct named_value *v;
 
-	if (!img->typeids_loaded) {
-		img->ntypeids = absolute_symbols(img, PFE_KCFI_TYPEID_PREFIX, &img->typeids);
-		img->typeids_loaded = true;
-	}
+	if (!img->ntypeids)
+		return false;
 	v = bsearch(name, img->typeids, img->ntypeids, sizeof *img->typeids, compare_typeid_name);
 	if (v)
 		*value = (uint32_t)v->value;

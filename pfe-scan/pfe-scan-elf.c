@@ -1,7 +1,11 @@
-/* pfe-scan-elf.c: open an ELF file for pfe-scan and read what the
- * subcommands need from it: section headers, COMDAT groups, function
- * symbols, relocations, and the records of a record section, resolved to
- * (section, offset) locations.
+/* pfe-scan-elf.c: open an ELF file for pfe-scan and read, when it is
+ * opened, everything the subcommands need from it: section headers and
+ * contents, COMDAT groups, function symbols, relocations (an object's) or
+ * dynamic relocations (a linked file's), the kCFI symbols' index; then
+ * the records of a record section, resolved to (section, offset)
+ * locations.  No table is filled on first use: after image_open the image
+ * changes only where a subcommand edits the file (sort, collect), so the
+ * flow is ELF -> image -> records -> layouts -> checks.
  *
  * All ELF structure parsing goes through libelf/gelf; this file only adds
  * the checks libelf leaves to its caller (indices in range, offsets inside
@@ -108,19 +112,28 @@ static size_t entry_count(struct image *img, Elf_Data *d, Elf_Type type)
 	return d && size ? d->d_size / size : 0;
 }
 
-const uint8_t *section_bytes(struct image *img, size_t sec, uint64_t *size)
+/* The bytes of every SHT_PROGBITS section (code, data, records, traps:
+ * all pfe-scan reads as bytes; the tables go through section_data). */
+static void load_contents(struct image *img)
 {
-	struct section *s = &img->secs[sec];
+	for (size_t i = 1; i < img->nsecs; i++) {
+		struct section *s = &img->secs[i];
+		Elf_Data *d;
 
-	*size = s->sh.sh_type == SHT_NOBITS ? 0 : s->sh.sh_size;
-	if (!s->loaded && *size) {
-		Elf_Data *d = section_data(img, sec);
-
+		if (s->sh.sh_type != SHT_PROGBITS || !s->sh.sh_size)
+			continue;
+		d = section_data(img, i);
 		if (!d || d->d_size != s->sh.sh_size)
 			scan_fail(img, "section %s: contents do not match its size", s->name);
 		s->bytes = d->d_buf;
 	}
-	s->loaded = true;
+}
+
+const uint8_t *section_bytes(const struct image *img, size_t sec, uint64_t *size)
+{
+	const struct section *s = &img->secs[sec];
+
+	*size = s->bytes ? s->sh.sh_size : 0;
 	return s->bytes;
 }
 
@@ -252,52 +265,6 @@ static void load_functions(struct image *img)
 			img->nfuncs++;
 	}
 	qsort(img->funcs, img->nfuncs, sizeof *img->funcs, compare_funcs);
-}
-
-static void image_init(struct image *img)
-{
-	if (!img->elf)
-		fail_libelf(img, "cannot read");
-	if (elf_kind(img->elf) != ELF_K_ELF)
-		scan_fail(img, "not an ELF file");
-	if (!gelf_getehdr(img->elf, &img->eh))
-		fail_libelf(img, "ELF header");
-	if (img->eh.e_ident[EI_DATA] != ELFDATA2LSB)
-		scan_fail(img, "big-endian ELF is not supported");
-	img->arch = pfe_arch_by_machine(img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
-	if (!img->arch)
-		scan_fail(img, "unsupported machine %u for ELF class %u",
-			  img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
-	img->ptr_size = img->arch->record_size;
-	if (img->eh.e_type != ET_REL && img->eh.e_type != ET_EXEC && img->eh.e_type != ET_DYN)
-		scan_fail(img, "unsupported ELF type %u", img->eh.e_type);
-	img->relocatable = img->eh.e_type == ET_REL;
-	load_sections(img);
-	if (img->relocatable)
-		load_groups(img);
-	load_functions(img);
-}
-
-void image_open(struct image *img, const char *path, bool writable)
-{
-	struct stat st;
-
-	img->path = path;
-	img->fd = open(path, writable ? O_RDWR : O_RDONLY);
-	if (img->fd < 0 || fstat(img->fd, &st))
-		scan_fail(img, "%s", strerror(errno));
-	img->filesize = (uint64_t)st.st_size;
-	img->elf = elf_begin(img->fd, writable ? ELF_C_RDWR : ELF_C_READ_MMAP, NULL);
-	image_init(img);
-}
-
-void image_open_memory(struct image *img, char *buf, size_t size)
-{
-	img->path = "<memory>";
-	img->fd = -1;
-	img->filesize = size;
-	img->elf = elf_memory(buf, size);
-	image_init(img);
 }
 
 /* Write back what the caller changed and flagged dirty, keeping the layout. */
@@ -478,53 +445,75 @@ static void reloc_symbol(struct image *img, size_t rsec, const GElf_Rela *r, GEl
 	get_symbol(img, img->symtab, GELF_R_SYM(r->r_info), sym);
 }
 
-/* Relocations that apply to section SEC of an object, sorted by offset:
- * what a call's target is before linking, what an ops slot holds, and
- * where the linker will still align code (R_RISCV_ALIGN, no symbol). */
-static void load_relocs(struct image *img, size_t sec)
+/* One relocation of section RSEC, with its symbol's name and value. */
+static void read_reloc(struct image *img, size_t rsec, size_t i, struct reloc *out)
 {
-	struct section *s = &img->secs[sec];
-	size_t n = 0;
+	GElf_Rela rela;
+	GElf_Sym sym;
 
-	for (size_t r = 1; r < img->nsecs; r++)
-		if (is_reloc_section(&img->secs[r].sh) && img->secs[r].sh.sh_info == sec)
-			n += reloc_count(img, r);
-	s->relocs = scan_alloc(img, n, sizeof *s->relocs);
-	for (size_t r = 1; r < img->nsecs; r++) {
-		if (!is_reloc_section(&img->secs[r].sh) || img->secs[r].sh.sh_info != sec)
-			continue;
-		for (size_t i = 0; i < reloc_count(img, r); i++) {
-			struct reloc *out = &s->relocs[s->nrelocs++];
-			GElf_Rela rela;
-			GElf_Sym sym;
-
-			get_reloc(img, r, i, &rela);
-			*out = (struct reloc){ rela.r_offset, NULL, 0, GELF_R_TYPE(rela.r_info),
-					       rela.r_addend, img->secs[r].sh.sh_type == SHT_RELA };
-			if (GELF_R_SYM(rela.r_info)) {	/* none: e.g. R_RISCV_RELAX */
-				reloc_symbol(img, r, &rela, &sym);
-				out->symbol = symbol_name(img, &sym);
-				out->sym_value = sym.st_value;
-			}
-		}
+	get_reloc(img, rsec, i, &rela);
+	*out = (struct reloc){ rela.r_offset, NULL, 0, GELF_R_TYPE(rela.r_info),
+			       rela.r_addend, img->secs[rsec].sh.sh_type == SHT_RELA };
+	if (GELF_R_SYM(rela.r_info)) {	/* none: e.g. R_RISCV_RELAX */
+		reloc_symbol(img, rsec, &rela, &sym);
+		out->symbol = symbol_name(img, &sym);
+		out->sym_value = sym.st_value;
 	}
-	qsort(s->relocs, s->nrelocs, sizeof *s->relocs, compare_relocs);
-	s->relocs_loaded = true;
 }
 
-const struct reloc *section_relocs(struct image *img, size_t sec, size_t *n)
+/* The section an object's relocation section RSEC applies to, when it is
+ * one pfe-scan reads (allocated: code, records, data; not debug info);
+ * else 0. */
+static size_t relocated_section(struct image *img, size_t rsec)
 {
-	*n = 0;
-	if (!img->relocatable)
-		return NULL;
-	if (!img->secs[sec].relocs_loaded)
-		load_relocs(img, sec);
+	const GElf_Shdr *sh = &img->secs[rsec].sh;
+
+	if (!is_reloc_section(sh))
+		return 0;
+	if (!is_regular_index(img, sh->sh_info))
+		scan_fail(img, "%s: applies to no section (%u)", img->secs[rsec].name, (unsigned)sh->sh_info);
+	return img->secs[sh->sh_info].sh.sh_flags & SHF_ALLOC ? sh->sh_info : 0;
+}
+
+/* The relocations of an object, each allocated section's sorted by
+ * offset: what a call's target is before linking, what an ops slot
+ * holds, and where the linker will still align code (R_RISCV_ALIGN, no
+ * symbol).  Counted first, then read into each section's array. */
+static void load_relocs(struct image *img)
+{
+	for (size_t r = 1; r < img->nsecs; r++) {
+		size_t sec = relocated_section(img, r);
+
+		if (sec)
+			img->secs[sec].nrelocs += reloc_count(img, r);
+	}
+	for (size_t sec = 1; sec < img->nsecs; sec++) {
+		struct section *s = &img->secs[sec];
+
+		if (s->nrelocs)
+			s->relocs = scan_alloc(img, s->nrelocs, sizeof *s->relocs);
+		s->nrelocs = 0;
+	}
+	for (size_t r = 1; r < img->nsecs; r++) {
+		size_t sec = relocated_section(img, r);
+		struct section *s = &img->secs[sec];
+
+		for (size_t i = 0; sec && i < reloc_count(img, r); i++)
+			read_reloc(img, r, i, &s->relocs[s->nrelocs++]);
+	}
+	for (size_t sec = 1; sec < img->nsecs; sec++)
+		if (img->secs[sec].nrelocs)
+			qsort(img->secs[sec].relocs, img->secs[sec].nrelocs, sizeof *img->secs[sec].relocs, compare_relocs);
+}
+
+const struct reloc *section_relocs(const struct image *img, size_t sec, size_t *n)
+{
 	*n = img->secs[sec].nrelocs;
 	return img->secs[sec].relocs;
 }
 
 /* The index of the first relocation of section SEC at or after OFF. */
-size_t reloc_index(struct image *img, size_t sec, uint64_t off)
+size_t reloc_index(const struct image *img, size_t sec, uint64_t off)
 {
 	size_t n, lo = 0, hi;
 	const struct reloc *r = section_relocs(img, sec, &n);
@@ -541,7 +530,7 @@ size_t reloc_index(struct image *img, size_t sec, uint64_t off)
 }
 
 /* The relocation naming a symbol at offset OFF of section SEC, or NULL. */
-const struct reloc *reloc_at(struct image *img, size_t sec, uint64_t off)
+const struct reloc *reloc_at(const struct image *img, size_t sec, uint64_t off)
 {
 	size_t n, i = reloc_index(img, sec, off);
 	const struct reloc *r = section_relocs(img, sec, &n);
@@ -595,33 +584,81 @@ static void load_dyn_relocs(struct image *img)
 		for (size_t i = 0; i < reloc_count(img, r); i++)
 			read_dyn_reloc(img, r, i, &img->dyn_relocs[img->ndyn_relocs++]);
 	}
-	qsort(img->dyn_relocs, img->ndyn_relocs, sizeof *img->dyn_relocs, compare_dyn_relocs);
-	img->dyn_relocs_loaded = true;
+	if (img->ndyn_relocs)
+		qsort(img->dyn_relocs, img->ndyn_relocs, sizeof *img->dyn_relocs, compare_dyn_relocs);
 }
 
 /* The dynamic relocation that writes ADDR (a GOT entry), or NULL. */
-const struct dyn_reloc *dyn_reloc_at(struct image *img, uint64_t addr)
+const struct dyn_reloc *dyn_reloc_at(const struct image *img, uint64_t addr)
 {
 	struct dyn_reloc key = { .addr = addr };
 
-	if (img->relocatable)
+	if (!img->ndyn_relocs)
 		return NULL;
-	if (!img->dyn_relocs_loaded)
-		load_dyn_relocs(img);
 	return bsearch(&key, img->dyn_relocs, img->ndyn_relocs, sizeof key, compare_dyn_relocs);
 }
 
 /* Does a dynamic relocation name SYMBOL (a shared object's import)? */
-bool imports_symbol(struct image *img, const char *symbol)
+bool imports_symbol(const struct image *img, const char *symbol)
 {
-	if (img->relocatable)
-		return false;
-	if (!img->dyn_relocs_loaded)
-		load_dyn_relocs(img);
 	for (size_t i = 0; i < img->ndyn_relocs; i++)
 		if (img->dyn_relocs[i].symbol && !strcmp(img->dyn_relocs[i].symbol, symbol))
 			return true;
 	return false;
+}
+
+/* Open: everything pfe-scan reads, read here, once; the rest only reads
+ * the image. */
+static void image_init(struct image *img)
+{
+	if (!img->elf)
+		fail_libelf(img, "cannot read");
+	if (elf_kind(img->elf) != ELF_K_ELF)
+		scan_fail(img, "not an ELF file");
+	if (!gelf_getehdr(img->elf, &img->eh))
+		fail_libelf(img, "ELF header");
+	if (img->eh.e_ident[EI_DATA] != ELFDATA2LSB)
+		scan_fail(img, "big-endian ELF is not supported");
+	img->arch = pfe_arch_by_machine(img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
+	if (!img->arch)
+		scan_fail(img, "unsupported machine %u for ELF class %u",
+			  img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
+	img->ptr_size = img->arch->record_size;
+	if (img->eh.e_type != ET_REL && img->eh.e_type != ET_EXEC && img->eh.e_type != ET_DYN)
+		scan_fail(img, "unsupported ELF type %u", img->eh.e_type);
+	img->relocatable = img->eh.e_type == ET_REL;
+	load_sections(img);
+	load_contents(img);
+	if (img->relocatable)
+		load_groups(img);
+	load_functions(img);
+	if (img->relocatable)
+		load_relocs(img);
+	else
+		load_dyn_relocs(img);
+	index_kcfi_symbols(img);
+}
+
+void image_open(struct image *img, const char *path, bool writable)
+{
+	struct stat st;
+
+	img->path = path;
+	img->fd = open(path, writable ? O_RDWR : O_RDONLY);
+	if (img->fd < 0 || fstat(img->fd, &st))
+		scan_fail(img, "%s", strerror(errno));
+	img->filesize = (uint64_t)st.st_size;
+	img->elf = elf_begin(img->fd, writable ? ELF_C_RDWR : ELF_C_READ_MMAP, NULL);
+	image_init(img);
+}
+
+void image_open_memory(struct image *img, char *buf, size_t size)
+{
+	img->path = "<memory>";
+	img->fd = -1;
+	img->filesize = size;
+	img->elf = elf_memory(buf, size);
+	image_init(img);
 }
 
 /* The bytes at link-time address ADDR of a linked file, *AVAIL of them up to

@@ -71,11 +71,9 @@ struct section {
 	GElf_Shdr sh;
 	const char *name;
 	const char *group;       /* COMDAT group signature, or "" */
-	const uint8_t *bytes;    /* contents, loaded on first use */
-	bool loaded;
+	const uint8_t *bytes;    /* contents (SHT_PROGBITS), or NULL */
 	struct reloc *relocs;    /* relocations applying to it, by offset (objects) */
 	size_t nrelocs;
-	bool relocs_loaded;
 };
 
 struct func {
@@ -122,15 +120,12 @@ struct image {
 	struct func *funcs;      /* STT_FUNC symbols, sorted by location */
 	size_t nfuncs;
 	size_t symtab;           /* the symbol table read (0: none) */
-	struct dyn_reloc *dyn_relocs; /* by address, loaded on first use */
+	struct dyn_reloc *dyn_relocs; /* a linked file's, by address */
 	size_t ndyn_relocs;
-	bool dyn_relocs_loaded;
-	struct named_value *typeids;  /* __kcfi_typeid_<name>, by name, loaded on first use */
+	struct named_value *typeids;  /* __kcfi_typeid_<name>, by name */
 	size_t ntypeids;
-	bool typeids_loaded;
-	const struct func **preambles; /* __cfi_<name> functions by <name>, on first use */
+	const struct func **preambles; /* __cfi_<name> functions by <name> */
 	size_t npreambles;
-	bool preambles_loaded;
 	struct arena *arena;
 	jmp_buf *on_error;       /* where scan_fail() goes */
 	char error[256];         /* scan_fail()'s message */
@@ -144,13 +139,13 @@ void image_open(struct image *img, const char *path, bool writable);
 void image_open_memory(struct image *img, char *buf, size_t size);
 void image_write(struct image *img);
 void image_close(struct image *img);
-const uint8_t *section_bytes(struct image *img, size_t sec, uint64_t *size);
+const uint8_t *section_bytes(const struct image *img, size_t sec, uint64_t *size);
 Elf_Data *section_data(struct image *img, size_t sec);
-const struct reloc *reloc_at(struct image *img, size_t sec, uint64_t off);
-const struct reloc *section_relocs(struct image *img, size_t sec, size_t *n);
-size_t reloc_index(struct image *img, size_t sec, uint64_t off);
-const struct dyn_reloc *dyn_reloc_at(struct image *img, uint64_t addr);
-bool imports_symbol(struct image *img, const char *symbol);
+const struct reloc *reloc_at(const struct image *img, size_t sec, uint64_t off);
+const struct reloc *section_relocs(const struct image *img, size_t sec, size_t *n);
+size_t reloc_index(const struct image *img, size_t sec, uint64_t off);
+const struct dyn_reloc *dyn_reloc_at(const struct image *img, uint64_t addr);
+bool imports_symbol(const struct image *img, const char *symbol);
 const uint8_t *bytes_at_addr(struct image *img, uint64_t addr, uint64_t *avail);
 bool is_code(const struct image *img, size_t sec);
 bool find_section_by_addr(const struct image *img, uint64_t addr, size_t *sec);
@@ -265,8 +260,9 @@ bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, stru
 enum cfi_layout { CFI_NONE, CFI_CLANG, CFI_FIXED };
 
 const char *cfi_layout_name(enum cfi_layout layout);
-bool has_cfi_preamble(struct image *img, const struct func *f);
-bool kcfi_typeid(struct image *img, const char *name, uint32_t *value);
+void index_kcfi_symbols(struct image *img);
+bool has_cfi_preamble(const struct image *img, const struct func *f);
+bool kcfi_typeid(const struct image *img, const char *name, uint32_t *value);
 uint32_t kcfi_masked(const struct image *img, uint32_t typeid);
 
 /* pfe-scan-list.c */
