@@ -14,6 +14,10 @@
  *                                        function, twice (the first time
  *                                        takes page faults the second
  *                                        does not)
+ *   bench-runtime trace                  SPREAD_PASSES passes over the
+ *                                        100000 in that order, "sum S":
+ *                                        scripts/bench-trace.sh's workload
+ *                                        (under a tracer)
  *
  * off: no handler (the disabled cost: pfe's NOP, XRay's sleds, or nothing
  * in a plain build); entry: a handler on entry only (pfe: an entry
@@ -236,13 +240,11 @@ static double per_call(unsigned long *calls)
 	return best;
 }
 
-/* Ns per call of the 100000 functions called in a shuffled order (the
- * same every run), the fastest of ROUNDS rounds of SPREAD_PASSES passes. */
-static double per_call_spread(unsigned long *calls)
+/* The 100000 functions' indices in a shuffled order, the same every run. */
+static const unsigned *shuffled(void)
 {
 	static unsigned order[NMANY];
 	unsigned seed = 12345;
-	double best = 1e9;
 
 	for (unsigned i = 0; i < NMANY; i++)
 		order[i] = i;
@@ -253,13 +255,32 @@ static double per_call_spread(unsigned long *calls)
 		j = (seed >> 8) % (i + 1);
 		t = order[i], order[i] = order[j], order[j] = t;
 	}
+	return order;
+}
+
+/* One pass over the 100000 functions in ORDER: the sum of their results. */
+static unsigned spread_pass(const unsigned *order)
+{
+	unsigned s = 0;
+
+	for (unsigned i = 0; i < NMANY; i++)
+		s += (unsigned)many[order[i]]((int)i);
+	return s;
+}
+
+/* Ns per call of the 100000 functions called in a shuffled order, the
+ * fastest of ROUNDS rounds of SPREAD_PASSES passes. */
+static double per_call_spread(unsigned long *calls)
+{
+	const unsigned *order = shuffled();
+	double best = 1e9;
+
 	for (int round = 0; round < ROUNDS; round++) {
 		double t = now();
-		int s = 0;
+		unsigned s = 0;
 
 		for (int pass = 0; pass < SPREAD_PASSES; pass++)
-			for (unsigned i = 0; i < NMANY; i++)
-				s += many[order[i]](i);
+			s += spread_pass(order);
 		t = now() - t;
 		if (s == 42)
 			puts("");
@@ -268,6 +289,19 @@ static double per_call_spread(unsigned long *calls)
 	}
 	*calls = (unsigned long)ROUNDS * SPREAD_PASSES * NMANY;
 	return best;
+}
+
+/* "trace": what a tracer records (the 100000 and the loops that call
+ * them), and a sum that says the calls were made. */
+static int trace_passes(void)
+{
+	const unsigned *order = shuffled();
+	unsigned s = 0;
+
+	for (int pass = 0; pass < SPREAD_PASSES; pass++)
+		s += spread_pass(order);
+	printf("sum %u\n", s);
+	return 0;
 }
 
 /* Twice: the first patch takes page faults the second does not (the
@@ -325,6 +359,8 @@ int main(int argc, char **argv)
 		return measure(argv[2], 0, per_call);
 	if (per_mode >= 0 && strcmp(argv[1], "spread") == 0)
 		return measure(argv[2], 1, per_call_spread);
+	if (argc == 2 && strcmp(argv[1], "trace") == 0)
+		return trace_passes();
 	if (per_mode > 0 && strcmp(argv[1], "patch") == 0) {
 		if (patch_times(per_mode) != 0) {
 			fprintf(stderr, "bench-runtime: patch_times: patching failed\n");
@@ -332,7 +368,7 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: bench-runtime calls|spread off|entry|both, bench-runtime patch entry|both\n");
+	fprintf(stderr, "usage: bench-runtime calls|spread off|entry|both, bench-runtime patch entry|both, bench-runtime trace\n");
 	return 2;
 }
 #endif /* BENCH_PART */

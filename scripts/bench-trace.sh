@@ -8,6 +8,10 @@
 #   sqlite   testsuite/pfe.run/sqlite-driver.c with the amalgamation
 #            ($PFE_CORPUS/sqlite3.c, /var/lib/pfe/corpus by default:
 #            scripts/install-deps.sh); without it, said and skipped
+#   spread   scripts/bench-runtime.c "trace": 100000 functions called in
+#            a shuffled order, 5 passes; linked from bench-runtime.sh's
+#            parts (build/bench-runtime, the same flags: make bench runs it
+#            first); without them, said and skipped
 # gplain: CC; pfe: CC with pfe fentry-nop + ops-slot (bench-runtime's
 # layout); cplain: clang-16; xray: clang-16 -fxray-instrument
 # -fxray-instruction-threshold=1.  The tracers:
@@ -78,6 +82,12 @@ build() {
 	wait $p || exit 1
 }
 
+# The arguments of workload W's program.
+args() {
+	case $1 in
+	spread) echo trace ;;
+	esac
+}
 # Each tracer's command for program P, its record in REC.
 tracer() {
 	t=$1 p=$2 rec=$3
@@ -105,7 +115,7 @@ run() {
 	# uftrace makes its own (an existing one it keeps as REC.old).
 	rm -rf "$rec"
 	[ "$t" = uftrace ] || mkdir "$rec"
-	cmd="$(tracer $t "$(program $w $t)" "$rec") $*"
+	cmd="$(tracer $t "$(program $w $t)" "$rec") $(args $w)"
 	t0=$(date +%s%N)
 	$cmd > run.out 2> run.err || fail "$cmd failed" run.err
 	t1=$(date +%s%N)
@@ -135,6 +145,23 @@ if [ -f "$corpus/sqlite3.c" ]; then
 	workloads="calls sqlite"
 else
 	echo "bench-trace: no $corpus/sqlite3.c (scripts/install-deps.sh, or PFE_CORPUS=): the sqlite workload skipped"
+fi
+# spread: bench-runtime.sh's parts, each variant's main unit built here.
+parts=$top/build/bench-runtime
+if [ -f "$parts/gplain-1.o" ] && [ -f "$parts/xray-1.o" ]; then
+	src=$top/scripts/bench-runtime.c
+	compile spread-gplain $cc -O2 "$src" $parts/gplain-*.o &
+	p=$!
+	compile spread-pfe $cc -O2 $pfe_flags "$src" $parts/pfe-*.o || { wait $p || :; exit 1; }
+	wait $p || exit 1
+	compile spread-cplain clang-16 -O2 "$src" $parts/cplain-*.o &
+	p=$!
+	# bench-runtime.sh's XRay parts are C++ (its XRay half is).
+	compile spread-xray clang++-16 -O2 -x c++ $xray_flags "$src" -x none $parts/xray-[0-9]*.o || { wait $p || :; exit 1; }
+	wait $p || exit 1
+	workloads="$workloads spread"
+else
+	echo "bench-trace: no $parts/*-K.o (scripts/bench-runtime.sh first, as make bench does): the spread workload skipped"
 fi
 built=$(date +%s)
 
@@ -167,6 +194,7 @@ name() {
 	case $1 in
 	calls) echo "many small calls (scripts/bench-trace.c)" ;;
 	sqlite) echo "sqlite3 driver (testsuite/pfe.run/sqlite-driver.c, sqlite3.c)" ;;
+	spread) echo "100000 functions in a shuffled order (scripts/bench-runtime.c trace)" ;;
 	esac
 }
 # row W T PLAIN LABEL: a tracer's row.
