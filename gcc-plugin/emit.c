@@ -2,7 +2,10 @@
  *
  *   before the label  debug_hooks->begin_function, wrapped: GCC calls it in
  *                     assemble_start_function after the section switch and
- *                     the alignment, before .globl/.type/label, on every GCC.
+ *                     the alignment, before .globl/.type/label, on every GCC;
+ *                     the area follows GCC's own begin_function (which picks
+ *                     the function's line table), with a line row at the
+ *                     first NOP (GCC's first is at the label).
  *   after the label   the RTL pass "pfe_entry" (before "shorten", after the
  *                     targets' ENDBR/BTI passes) finds where the area goes:
  *                     after the landing pad insn (final prints it from the
@@ -117,10 +120,25 @@ static unsigned int area_align_log2(const struct pfe_plan *plan)
 	return exact_log2(align);
 }
 
+/* A line-table row at the first pre-entry NOP, where GCC's own output has
+ * none (its first row is at the label): what maps the record's address to
+ * a line (addr2line, perf, uftrace's argument lookup) finds the function's
+ * opening line there.  Through GCC's own hook, which keeps the file
+ * numbers and location views GCC's; after its begin_function, which
+ * chose the function's line table. */
+static void put_first_nop_row(void)
+{
+	location_t loc = cfun ? cfun->function_start_locus : UNKNOWN_LOCATION;
+
+	if (LOCATION_LINE(loc) > 0)
+		debug_hooks->source_line(LOCATION_LINE(loc), LOCATION_COLUMN(loc),
+					 LOCATION_FILE(loc), 0, true);
+}
+
 /* Before the label: the alignment, the ops slot (the pre-entry NOPs when
  * they are its 8 bytes, else data: SYM or 0), the pre-entry NOPs, with the
  * kCFI preamble before or after them (kcfi.c). */
-static void put_pre_area(FILE *out, const struct pfe_plan *plan)
+static void put_pre_area(FILE *out, const struct pfe_plan *plan, bool line_row)
 {
 	if (area_align_log2(plan))
 		fprintf(out, "\t.p2align\t%u\n", area_align_log2(plan));
@@ -129,6 +147,8 @@ static void put_pre_area(FILE *out, const struct pfe_plan *plan)
 			pfe_opts.ops_slot_value ? pfe_opts.ops_slot_value : "0");
 	pfe_kcfi_put_before_nops(out, plan);
 	if (plan->pre > 0) {
+		if (line_row)
+			put_first_nop_row();
 		put_entry_record(out, plan);
 		put_nops(out, plan->pre);
 	}
@@ -144,14 +164,15 @@ static bool has_pre_area(const struct pfe_plan *plan)
 static void pfe_begin_function(tree fndecl)
 {
 	const struct pfe_plan *plan = pfe_plan_for(fndecl);
+	bool ignored = fndecl == ignored_fndecl;
 
-	put_pre_area(asm_out_file, plan);
-	if (fndecl == ignored_fndecl) {
+	if (ignored) {
 		DECL_IGNORED_P(fndecl) = 1;
 		ignored_fndecl = NULL_TREE;
-		return;
+	} else {
+		gcc_begin_function(fndecl);
 	}
-	gcc_begin_function(fndecl);
+	put_pre_area(asm_out_file, plan, !ignored);
 }
 
 /* The insn code of INSN (recognizing it if need be), or -1 for anything
