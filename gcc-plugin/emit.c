@@ -131,8 +131,8 @@ static void put_first_nop_row(void)
 	location_t loc = cfun ? cfun->function_start_locus : UNKNOWN_LOCATION;
 
 	if (LOCATION_LINE(loc) > 0)
-		debug_hooks->source_line(LOCATION_LINE(loc), LOCATION_COLUMN(loc),
-					 LOCATION_FILE(loc), 0, true);
+		pfe_debug_source_line(LOCATION_LINE(loc), LOCATION_COLUMN(loc),
+				      LOCATION_FILE(loc));
 }
 
 /* Before the label: the alignment, the ops slot (the pre-entry NOPs when

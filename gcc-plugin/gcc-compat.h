@@ -139,6 +139,19 @@ static inline tree pfe_float16_type_node(void)
 #endif
 }
 
+/* A line-table row for LINE:COLUMN of FILE through the debug hooks: GCC 7
+ * gave source_line its column. */
+static inline void pfe_debug_source_line(unsigned int line, unsigned int column,
+					 const char *file)
+{
+#if BUILDING_GCC_VERSION >= 7000
+	debug_hooks->source_line(line, column, file, 0, true);
+#else
+	(void)column;
+	debug_hooks->source_line(line, file, 0, true);
+#endif
+}
+
 /* The mode of scalar type T: GCC 8 added TYPE_MODE_RAW; GCC 7's TYPE_MODE
  * needs a declaration its plugin headers lack. */
 #if BUILDING_GCC_VERSION >= 8000
