@@ -225,10 +225,14 @@ check-packages:
 	$(MAKE) -s build/pfe-scan
 	sh scripts/check-packages.sh $(PACKAGES_ARGS)
 
+# Each bench runs (and writes its figures) whether or not one before it
+# missed a goal; make bench fails after them if one did.
 bench: deps all build/pfe-scan
-	sh scripts/bench.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so
-	sh scripts/bench-runtime.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD)
-	sh scripts/bench-trace.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD)
+	status=0; \
+	sh scripts/bench.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so || status=1; \
+	sh scripts/bench-runtime.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD) || status=1; \
+	sh scripts/bench-trace.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so $(CURDIR)/$(RT_BUILD) || status=1; \
+	exit $$status
 
 clean:
 	rm -rf build

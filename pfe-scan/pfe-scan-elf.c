@@ -416,14 +416,12 @@ static bool is_reloc_section(const GElf_Shdr *sh)
 }
 
 /* Read relocation entry I of section RSEC as RELA (addend 0 for REL). */
-static void get_reloc(struct image *img, size_t rsec, size_t i, GElf_Rela *out)
+static void get_reloc(struct image *img, size_t rsec, Elf_Data *d, size_t i, GElf_Rela *out)
 {
-	Elf_Data *d = section_data(img, rsec);
 	bool rela = img->secs[rsec].sh.sh_type == SHT_RELA;
 	GElf_Rel rel;
 
-	if (i >= entry_count(img, d, rela ? ELF_T_RELA : ELF_T_REL))
-		scan_fail(img, "relocation %zu: not in %s", i, img->secs[rsec].name);
+	/* gelf checks I against the section's size. */
 	if (rela ? !gelf_getrela(d, (int)i, out) : !gelf_getrel(d, (int)i, &rel))
 		fail_libelf(img, img->secs[rsec].name);
 	if (!rela)
@@ -446,12 +444,12 @@ static void reloc_symbol(struct image *img, size_t rsec, const GElf_Rela *r, GEl
 }
 
 /* One relocation of section RSEC, with its symbol's name and value. */
-static void read_reloc(struct image *img, size_t rsec, size_t i, struct reloc *out)
+static void read_reloc(struct image *img, size_t rsec, Elf_Data *d, size_t i, struct reloc *out)
 {
 	GElf_Rela rela;
 	GElf_Sym sym;
 
-	get_reloc(img, rsec, i, &rela);
+	get_reloc(img, rsec, d, i, &rela);
 	*out = (struct reloc){ rela.r_offset, NULL, 0, GELF_R_TYPE(rela.r_info),
 			       rela.r_addend, img->secs[rsec].sh.sh_type == SHT_RELA };
 	if (GELF_R_SYM(rela.r_info)) {	/* none: e.g. R_RISCV_RELAX */
@@ -497,9 +495,10 @@ static void load_relocs(struct image *img)
 	for (size_t r = 1; r < img->nsecs; r++) {
 		size_t sec = relocated_section(img, r);
 		struct section *s = &img->secs[sec];
+		Elf_Data *d = sec ? section_data(img, r) : NULL;
 
-		for (size_t i = 0; sec && i < reloc_count(img, r); i++)
-			read_reloc(img, r, i, &s->relocs[s->nrelocs++]);
+		for (size_t i = 0, count = sec ? reloc_count(img, r) : 0; i < count; i++)
+			read_reloc(img, r, d, i, &s->relocs[s->nrelocs++]);
 	}
 	for (size_t sec = 1; sec < img->nsecs; sec++)
 		if (img->secs[sec].nrelocs)
@@ -549,13 +548,13 @@ static int compare_dyn_relocs(const void *pa, const void *pb)
 }
 
 /* One dynamic relocation, with its symbol from the table it is linked to. */
-static void read_dyn_reloc(struct image *img, size_t rsec, size_t i, struct dyn_reloc *out)
+static void read_dyn_reloc(struct image *img, size_t rsec, Elf_Data *d, size_t i, struct dyn_reloc *out)
 {
 	size_t link = img->secs[rsec].sh.sh_link;
 	GElf_Rela rela;
 	GElf_Sym sym;
 
-	get_reloc(img, rsec, i, &rela);
+	get_reloc(img, rsec, d, i, &rela);
 	*out = (struct dyn_reloc){ rela.r_offset, GELF_R_TYPE(rela.r_info), rela.r_addend,
 				   img->secs[rsec].sh.sh_type == SHT_RELA, NULL, 0, false };
 	if (!GELF_R_SYM(rela.r_info))
@@ -567,6 +566,16 @@ static void read_dyn_reloc(struct image *img, size_t rsec, size_t i, struct dyn_
 	out->symbol = name_in(img, link, &sym);
 	out->sym_defined = sym.st_shndx != SHN_UNDEF;
 	out->sym_value = sym.st_value;
+}
+
+/* Whether the N relocations R are in address order already (the linker
+ * writes them so, mostly: no sort then). */
+static bool sorted_by_addr(const struct dyn_reloc *r, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (r[i - 1].addr > r[i].addr)
+			return false;
+	return true;
 }
 
 /* The dynamic relocations of a linked file, sorted by address. */
@@ -581,10 +590,12 @@ static void load_dyn_relocs(struct image *img)
 	for (size_t r = 1; r < img->nsecs; r++) {
 		if (!is_reloc_section(&img->secs[r].sh) || !(img->secs[r].sh.sh_flags & SHF_ALLOC))
 			continue;
-		for (size_t i = 0; i < reloc_count(img, r); i++)
-			read_dyn_reloc(img, r, i, &img->dyn_relocs[img->ndyn_relocs++]);
+		Elf_Data *d = section_data(img, r);
+
+		for (size_t i = 0, count = reloc_count(img, r); i < count; i++)
+			read_dyn_reloc(img, r, d, i, &img->dyn_relocs[img->ndyn_relocs++]);
 	}
-	if (img->ndyn_relocs)
+	if (!sorted_by_addr(img->dyn_relocs, img->ndyn_relocs))
 		qsort(img->dyn_relocs, img->ndyn_relocs, sizeof *img->dyn_relocs, compare_dyn_relocs);
 }
 
@@ -730,10 +741,12 @@ size_t slot_relocs(struct image *img, size_t rs, struct slot_reloc **out)
 	for (size_t r = 1; r < img->nsecs; r++) {
 		if (!applies_to(img, r, rs))
 			continue;
-		for (size_t i = 0; i < reloc_count(img, r); i++) {
+		Elf_Data *d = section_data(img, r);
+
+		for (size_t i = 0, count = reloc_count(img, r); i < count; i++) {
 			struct slot_reloc *s = &(*out)[n];
 
-			get_reloc(img, r, i, &s->rela);
+			get_reloc(img, r, d, i, &s->rela);
 			s->rsec = r;
 			s->index = i;
 			s->is_rela = img->secs[r].sh.sh_type == SHT_RELA;
