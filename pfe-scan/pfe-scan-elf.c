@@ -547,22 +547,21 @@ static int compare_dyn_relocs(const void *pa, const void *pb)
 	return a->addr < b->addr ? -1 : a->addr > b->addr;
 }
 
-/* One dynamic relocation, with its symbol from the table it is linked to. */
-static void read_dyn_reloc(struct image *img, size_t rsec, Elf_Data *d, size_t i, struct dyn_reloc *out)
+/* One dynamic relocation RELA of section RSEC, with its symbol from the
+ * table the section is linked to. */
+static void read_dyn_reloc(struct image *img, size_t rsec, const GElf_Rela *rela, struct dyn_reloc *out)
 {
 	size_t link = img->secs[rsec].sh.sh_link;
-	GElf_Rela rela;
 	GElf_Sym sym;
 
-	get_reloc(img, rsec, d, i, &rela);
-	*out = (struct dyn_reloc){ rela.r_offset, GELF_R_TYPE(rela.r_info), rela.r_addend,
+	*out = (struct dyn_reloc){ rela->r_offset, GELF_R_TYPE(rela->r_info), rela->r_addend,
 				   img->secs[rsec].sh.sh_type == SHT_RELA, NULL, 0, false };
-	if (!GELF_R_SYM(rela.r_info))
+	if (!GELF_R_SYM(rela->r_info))
 		return;
 	if (!is_regular_index(img, link) || (img->secs[link].sh.sh_type != SHT_DYNSYM &&
 					     img->secs[link].sh.sh_type != SHT_SYMTAB))
 		scan_fail(img, "%s: not linked to a symbol table", img->secs[rsec].name);
-	get_symbol(img, link, GELF_R_SYM(rela.r_info), &sym);
+	get_symbol(img, link, GELF_R_SYM(rela->r_info), &sym);
 	out->symbol = name_in(img, link, &sym);
 	out->sym_defined = sym.st_shndx != SHN_UNDEF;
 	out->sym_value = sym.st_value;
@@ -578,22 +577,48 @@ static bool sorted_by_addr(const struct dyn_reloc *r, size_t n)
 	return true;
 }
 
-/* The dynamic relocations of a linked file, sorted by address. */
+/* Whether ADDR is in one of the GOT sections GOTS (.got, .got.plt). */
+static bool in_got(const struct image *img, const size_t *gots, size_t ngots, uint64_t addr)
+{
+	for (size_t k = 0; k < ngots; k++) {
+		const GElf_Shdr *sh = &img->secs[gots[k]].sh;
+
+		if (addr >= sh->sh_addr && addr - sh->sh_addr < sh->sh_size)
+			return true;
+	}
+	return false;
+}
+
+/* The dynamic relocations of a linked file pfe-scan reads, sorted by
+ * address: those naming a symbol (imports, GOT entries of symbols) and
+ * the others of the GOT (the slots of calls through the GOT or the PLT).
+ * Not the rest (a PIE's relative relocations of its records and data: one
+ * a record, never asked for). */
 static void load_dyn_relocs(struct image *img)
 {
-	size_t n = 0;
+	size_t n = 0, gots[8], ngots = 0;
 
+	for (size_t s = 1; s < img->nsecs; s++)
+		if ((img->secs[s].sh.sh_flags & SHF_ALLOC) && !strncmp(img->secs[s].name, ".got", 4) &&
+		    ngots < sizeof gots / sizeof gots[0])
+			gots[ngots++] = s;
 	for (size_t r = 1; r < img->nsecs; r++)
 		if (is_reloc_section(&img->secs[r].sh) && (img->secs[r].sh.sh_flags & SHF_ALLOC))
 			n += reloc_count(img, r);
 	img->dyn_relocs = scan_alloc(img, n, sizeof *img->dyn_relocs);
 	for (size_t r = 1; r < img->nsecs; r++) {
+		Elf_Data *d;
+
 		if (!is_reloc_section(&img->secs[r].sh) || !(img->secs[r].sh.sh_flags & SHF_ALLOC))
 			continue;
-		Elf_Data *d = section_data(img, r);
+		d = section_data(img, r);
+		for (size_t i = 0, count = reloc_count(img, r); i < count; i++) {
+			GElf_Rela rela;
 
-		for (size_t i = 0, count = reloc_count(img, r); i < count; i++)
-			read_dyn_reloc(img, r, d, i, &img->dyn_relocs[img->ndyn_relocs++]);
+			get_reloc(img, r, d, i, &rela);
+			if (GELF_R_SYM(rela.r_info) || in_got(img, gots, ngots, rela.r_offset))
+				read_dyn_reloc(img, r, &rela, &img->dyn_relocs[img->ndyn_relocs++]);
+		}
 	}
 	if (!sorted_by_addr(img->dyn_relocs, img->ndyn_relocs))
 		qsort(img->dyn_relocs, img->ndyn_relocs, sizeof *img->dyn_relocs, compare_dyn_relocs);
