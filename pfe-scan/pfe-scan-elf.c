@@ -290,6 +290,12 @@ void image_close(struct image *img)
 	img->fd = -1;
 }
 
+/* Whether the section with header SH holds link-time address ADDR. */
+static bool section_holds(const GElf_Shdr *sh, uint64_t addr)
+{
+	return addr >= sh->sh_addr && addr - sh->sh_addr < sh->sh_size;
+}
+
 bool find_section_by_addr(const struct image *img, uint64_t addr, size_t *sec)
 {
 	/* Code first: TLS and other sections may overlap it in address. */
@@ -299,7 +305,7 @@ bool find_section_by_addr(const struct image *img, uint64_t addr, size_t *sec)
 
 			if (!(sh->sh_flags & SHF_ALLOC) || (pass == 0 && !is_code(img, i)))
 				continue;
-			if (addr >= sh->sh_addr && addr - sh->sh_addr < sh->sh_size) {
+			if (section_holds(sh, addr)) {
 				*sec = i;
 				return true;
 			}
@@ -495,9 +501,12 @@ static void load_relocs(struct image *img)
 	for (size_t r = 1; r < img->nsecs; r++) {
 		size_t sec = relocated_section(img, r);
 		struct section *s = &img->secs[sec];
-		Elf_Data *d = sec ? section_data(img, r) : NULL;
+		Elf_Data *d;
 
-		for (size_t i = 0, count = sec ? reloc_count(img, r) : 0; i < count; i++)
+		if (!sec)
+			continue;
+		d = section_data(img, r);
+		for (size_t i = 0, count = reloc_count(img, r); i < count; i++)
 			read_reloc(img, r, d, i, &s->relocs[s->nrelocs++]);
 	}
 	for (size_t sec = 1; sec < img->nsecs; sec++)
@@ -567,25 +576,12 @@ static void read_dyn_reloc(struct image *img, size_t rsec, const GElf_Rela *rela
 	out->sym_value = sym.st_value;
 }
 
-/* Whether the N relocations R are in address order already (the linker
- * writes them so, mostly: no sort then). */
-static bool sorted_by_addr(const struct dyn_reloc *r, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (r[i - 1].addr > r[i].addr)
-			return false;
-	return true;
-}
-
 /* Whether ADDR is in one of the GOT sections GOTS (.got, .got.plt). */
 static bool in_got(const struct image *img, const size_t *gots, size_t ngots, uint64_t addr)
 {
-	for (size_t k = 0; k < ngots; k++) {
-		const GElf_Shdr *sh = &img->secs[gots[k]].sh;
-
-		if (addr >= sh->sh_addr && addr - sh->sh_addr < sh->sh_size)
+	for (size_t k = 0; k < ngots; k++)
+		if (section_holds(&img->secs[gots[k]].sh, addr))
 			return true;
-	}
 	return false;
 }
 
@@ -620,7 +616,7 @@ static void load_dyn_relocs(struct image *img)
 				read_dyn_reloc(img, r, &rela, &img->dyn_relocs[img->ndyn_relocs++]);
 		}
 	}
-	if (!sorted_by_addr(img->dyn_relocs, img->ndyn_relocs))
+	if (img->ndyn_relocs)
 		qsort(img->dyn_relocs, img->ndyn_relocs, sizeof *img->dyn_relocs, compare_dyn_relocs);
 }
 
@@ -764,10 +760,11 @@ size_t slot_relocs(struct image *img, size_t rs, struct slot_reloc **out)
 			max += reloc_count(img, r);
 	*out = scan_alloc(img, max, sizeof **out);
 	for (size_t r = 1; r < img->nsecs; r++) {
+		Elf_Data *d;
+
 		if (!applies_to(img, r, rs))
 			continue;
-		Elf_Data *d = section_data(img, r);
-
+		d = section_data(img, r);
 		for (size_t i = 0, count = reloc_count(img, r); i < count; i++) {
 			struct slot_reloc *s = &(*out)[n];
 

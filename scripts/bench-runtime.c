@@ -258,13 +258,15 @@ static const unsigned *shuffled(void)
 	return order;
 }
 
-/* One pass over the 100000 functions in ORDER: the sum of their results. */
-static unsigned spread_pass(const unsigned *order)
+/* SPREAD_PASSES passes over the 100000 functions in ORDER: the sum of
+ * their results. */
+static unsigned spread_passes(const unsigned *order)
 {
 	unsigned s = 0;
 
-	for (unsigned i = 0; i < NMANY; i++)
-		s += (unsigned)many[order[i]]((int)i);
+	for (int pass = 0; pass < SPREAD_PASSES; pass++)
+		for (unsigned i = 0; i < NMANY; i++)
+			s += (unsigned)many[order[i]]((int)i);
 	return s;
 }
 
@@ -277,10 +279,8 @@ static double per_call_spread(unsigned long *calls)
 
 	for (int round = 0; round < ROUNDS; round++) {
 		double t = now();
-		unsigned s = 0;
+		unsigned s = spread_passes(order);
 
-		for (int pass = 0; pass < SPREAD_PASSES; pass++)
-			s += spread_pass(order);
 		t = now() - t;
 		if (s == 42)
 			puts("");
@@ -295,12 +295,7 @@ static double per_call_spread(unsigned long *calls)
  * them), and a sum that says the calls were made. */
 static int trace_passes(void)
 {
-	const unsigned *order = shuffled();
-	unsigned s = 0;
-
-	for (int pass = 0; pass < SPREAD_PASSES; pass++)
-		s += spread_pass(order);
-	printf("sum %u\n", s);
+	printf("sum %u\n", spread_passes(shuffled()));
 	return 0;
 }
 
