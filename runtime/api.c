@@ -519,34 +519,54 @@ static void set_attachment(struct pfe_func *f, struct pfe_attachment *a)
 	atomic_store_explicit(&f->att, a, memory_order_release);
 }
 
-static int attach_locked(struct pfe_func *f, struct pfe_attachment *a)
+/* Whether F can take an attachment now (the lock held). */
+static int attachable(const struct pfe_func *f)
 {
+	if (!f)
+		return PFE_EINVAL;
 	if (!f->patch)
 		return PFE_ELAYOUT;
 	if (atomic_load(&f->obj->dead))
 		return PFE_EUNLOADED;
-	set_attachment(f, a);
 	return 0;
+}
+
+static int attach_locked(struct pfe_func *f, struct pfe_attachment *a)
+{
+	int err = attachable(f);
+
+	if (!err)
+		set_attachment(f, a);
+	return err;
+}
+
+int pfe_attach_many(struct pfe_func *const *fs, size_t n, pfe_entry_handler entry, pfe_exit_handler exit,
+		    void *data)
+{
+	struct pfe_attachment *a = NULL;
+	int err = 0, cs;
+
+	if ((!entry && !exit) || (n && !fs))
+		return PFE_EINVAL;
+	cs = lock();
+	for (size_t i = 0; i < n && !err; i++)
+		err = attachable(fs[i]);
+	if (!err && !(a = new_attachment(entry, exit, data)))
+		err = PFE_ENOMEM;
+	if (!err) {
+		keep_attachment(a);
+		for (size_t i = 0; i < n; i++)
+			attach_locked(fs[i], a);
+		if (n)
+			err = pfe__set_slots(fs, n);
+	}
+	unlock(cs);
+	return err;
 }
 
 int pfe_attach(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exit, void *data)
 {
-	struct pfe_attachment *a;
-	int err, cs;
-
-	if (!f || (!entry && !exit))
-		return PFE_EINVAL;
-	if (!f->patch)
-		return PFE_ELAYOUT;
-	if (!(a = new_attachment(entry, exit, data)))
-		return PFE_ENOMEM;
-	cs = lock();
-	keep_attachment(a);
-	err = attach_locked(f, a);
-	if (!err)
-		err = pfe__set_slots(&f, 1);
-	unlock(cs);
-	return err;
+	return pfe_attach_many(&f, 1, entry, exit, data);
 }
 
 int pfe_attach_all(pfe_entry_handler entry, pfe_exit_handler exit, void *data, size_t *attached)

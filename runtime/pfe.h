@@ -197,6 +197,12 @@ void *pfe_func_addr(const struct pfe_func *f);
  * that called F; while one runs, calls of instrumented functions on that
  * thread call no handler (counted as recursion_skips). */
 int pfe_attach(struct pfe_func *f, pfe_entry_handler entry, pfe_exit_handler exit, void *data);
+/* The same handlers and DATA for the N functions FS, in one call: one
+ * attachment that all share, so that a call reads nothing per function
+ * (handlers tell the functions apart by pfe_call.fn).  When one of FS
+ * cannot be attached, none is. */
+int pfe_attach_many(struct pfe_func *const *fs, size_t n, pfe_entry_handler entry, pfe_exit_handler exit,
+		    void *data);
 /* Disable F and forget its handler (a handler already running finishes;
  * the library never frees what a handler was attached with). */
 int pfe_detach(struct pfe_func *f);

@@ -17,6 +17,8 @@
 
 #define PFE_TRACE_MAGIC "PFETRACE"
 #define PFE_TRACE_VERSION 1u
+/* A record's function when the recorder could not name it. */
+#define PFE_TRACE_NO_FUNC UINT32_MAX
 /* The record files' name: DIR/<pid>.pfetrace (DIR/<pid>-<n>.pfetrace when
  * a process of that id, one that exec'ed, wrote one already). */
 #define PFE_TRACE_SUFFIX ".pfetrace"

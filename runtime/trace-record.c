@@ -44,6 +44,18 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+/* A record as a buffer holds it: the function named by its address, which
+ * a call knows without reading memory of its own (a per-function id would
+ * cost a cache miss a call when many functions run: 100000 functions'
+ * data do not stay in the caches).  Made into the file's pfe_trace_rec,
+ * by id, when written (to_file_recs). */
+struct buf_rec {
+	uint64_t value;
+	uintptr_t fn;
+	uint16_t depth;
+	uint8_t kind, index;
+};
+
 /* A thread's buffer and its call state; only the thread writes it (the
  * exit reads it after pfe_synchronize). */
 struct tbuf {
@@ -55,10 +67,12 @@ struct tbuf {
 	uint32_t filter_base;		/* depth out of the outermost -F call */
 	uint64_t head;			/* records since the last write */
 	uint64_t cap;			/* records the buffer holds */
-	struct pfe_trace_rec recs[];
+	struct buf_rec recs[];
 };
 
-/* Write everything: buffers of 1 MiB a thread. */
+/* Write everything: buffers of 1 MiB of records (as written) a thread.
+ * Sizes count records as written: a buffer holds its records with their
+ * functions' addresses, 24 bytes each on 64-bit targets, 1.5 times this. */
 #define WRITE_ALL_BYTES (1u << 20)
 /* Flight recorder: the smallest ring (records). */
 #define MIN_RING 64u
@@ -72,6 +86,8 @@ static struct {
 	uint64_t min_ns;		/* -t, 0: none */
 	uint64_t t0;			/* the start: cookies count from it */
 } cfg;
+
+const struct trace_func trace_plain;
 
 static struct tbuf *_Atomic all_bufs;
 static _Atomic uint32_t next_serial;
@@ -121,6 +137,95 @@ static void write_block(const struct pfe_trace_block *block, const void *a, size
 		close(fd);
 }
 
+/* Function ids by address, for to_file_recs: open addressing, at most
+ * half full.  A new table replaces the old when functions are added (at
+ * load, after a dlopen: trace.c's lock held); the old is never freed (a
+ * thread may be writing its buffer with it). */
+struct id_slot {
+	uintptr_t fn;			/* 0: empty */
+	uint32_t id;
+};
+
+struct id_table {
+	size_t mask, count;
+	struct id_slot slots[];
+};
+
+static struct id_table *_Atomic ids;
+
+static size_t id_hash(uintptr_t fn)
+{
+	return (size_t)(((uint64_t)fn * UINT64_C(0x9e3779b97f4a7c15)) >> 32);
+}
+
+static void add_id(struct id_table *t, uintptr_t fn, uint32_t id)
+{
+	size_t i = id_hash(fn) & t->mask;
+
+	while (t->slots[i].fn && t->slots[i].fn != fn)
+		i = (i + 1) & t->mask;
+	t->count += !t->slots[i].fn;
+	t->slots[i] = (struct id_slot){ fn, id };
+}
+
+/* The id of the function at FN (its entry), or PFE_TRACE_NO_FUNC. */
+static uint32_t id_of(const struct id_table *t, uintptr_t fn)
+{
+	for (size_t i = id_hash(fn) & t->mask; t->slots[i].fn; i = (i + 1) & t->mask)
+		if (t->slots[i].fn == fn)
+			return t->slots[i].id;
+	return PFE_TRACE_NO_FUNC;
+}
+
+/* The N functions FS get ids by address; false if there is no memory. */
+static bool add_ids(const struct trace_func *fs, size_t n)
+{
+	const struct id_table *old = atomic_load(&ids);
+	size_t size = 16, count = (old ? old->count : 0) + n;
+	struct id_table *t;
+
+	while (size < 2 * count)
+		size *= 2;
+	if (!(t = calloc(1, sizeof *t + size * sizeof t->slots[0])))
+		return false;
+	t->mask = size - 1;
+	for (size_t i = 0; old && i <= old->mask; i++)
+		if (old->slots[i].fn)
+			add_id(t, old->slots[i].fn, old->slots[i].id);
+	for (size_t i = 0; i < n; i++)
+		add_id(t, (uintptr_t)pfe_func_addr(fs[i].func), fs[i].id);
+	atomic_store_explicit(&ids, t, memory_order_release);
+	return true;
+}
+
+/* The N buffer records from R made, in place, into the file's (by id):
+ * R then holds N struct pfe_trace_rec.  Each record is read whole before
+ * its file record, no longer than it, is written at or before it.  The
+ * table is larger than the caches: the slot of a record a few ahead is
+ * fetched while this one is looked up, and an exit after its entry (a
+ * leaf's) reuses the entry's id. */
+#define ID_PREFETCH 8
+_Static_assert(sizeof(struct pfe_trace_rec) <= sizeof(struct buf_rec), "file records fit in place");
+static void to_file_recs(struct buf_rec *r, size_t n)
+{
+	const struct id_table *t = atomic_load_explicit(&ids, memory_order_acquire);
+	uintptr_t last_fn = 0;
+	uint32_t last_id = PFE_TRACE_NO_FUNC;
+
+	for (size_t i = 0; i < n; i++) {
+		struct buf_rec b = r[i];
+		struct pfe_trace_rec f = { b.value, last_id, b.depth, b.kind, b.index };
+
+		if (t && i + ID_PREFETCH < n)
+			__builtin_prefetch(&t->slots[id_hash(r[i + ID_PREFETCH].fn) & t->mask]);
+		if (b.fn != last_fn) {
+			f.func = last_id = t ? id_of(t, b.fn) : PFE_TRACE_NO_FUNC;
+			last_fn = b.fn;
+		}
+		memcpy((char *)r + i * sizeof f, &f, sizeof f);
+	}
+}
+
 /* Write what BUF holds (from the owning thread, or at exit) and empty it. */
 static void flush_buf(struct tbuf *buf)
 {
@@ -134,8 +239,10 @@ static void flush_buf(struct tbuf *buf)
 		return;
 	block.n = (uint32_t)n;
 	block.lost = first;
-	write_block(&block, &buf->recs[at], before_wrap * sizeof *buf->recs, buf->recs,
-		    (n - before_wrap) * sizeof *buf->recs);
+	to_file_recs(&buf->recs[at], before_wrap);
+	to_file_recs(buf->recs, n - before_wrap);
+	write_block(&block, &buf->recs[at], before_wrap * sizeof(struct pfe_trace_rec), buf->recs,
+		    (n - before_wrap) * sizeof(struct pfe_trace_rec));
 	buf->head = 0;
 }
 
@@ -167,12 +274,12 @@ static struct tbuf *thread_buf(void)
 	return buf;
 }
 
-static void put(struct tbuf *buf, uint64_t value, uint32_t func, unsigned depth, unsigned kind, unsigned index)
+static void put(struct tbuf *buf, uint64_t value, const void *fn, unsigned depth, unsigned kind, unsigned index)
 {
 	if (!cfg.flight && buf->head == buf->cap)
 		flush_buf(buf);
-	buf->recs[buf->head & (buf->cap - 1)] = (struct pfe_trace_rec){
-		value, func, (uint16_t)(depth > 0xffff ? 0xffff : depth), (uint8_t)kind, (uint8_t)index
+	buf->recs[buf->head & (buf->cap - 1)] = (struct buf_rec){
+		value, (uintptr_t)fn, (uint16_t)(depth > 0xffff ? 0xffff : depth), (uint8_t)kind, (uint8_t)index
 	};
 	buf->head++;
 }
@@ -201,24 +308,25 @@ void record_entry(struct pfe_call *c)
 	rdepth = depth - buf->filter_base;
 	if (!buf->notrace && (!cfg.any_filter || buf->filter_in) && (!cfg.max_depth || rdepth <= cfg.max_depth)) {
 		flags |= C_RECORDED;
-		put(buf, now, f->id, rdepth, PFE_TRACE_ENTRY, 0);
+		put(buf, now, c->fn, rdepth, PFE_TRACE_ENTRY, 0);
 		for (unsigned i = 0; i < f->nargs; i++)
-			put(buf, pfe_arg(c, f->args[i] - 1u), f->id, rdepth, PFE_TRACE_ARG, f->args[i]);
+			put(buf, pfe_arg(c, f->args[i] - 1u), c->fn, rdepth, PFE_TRACE_ARG, f->args[i]);
 	}
 	c->cookie = make_cookie(now, flags, depth);
 }
 
 /* -t: take back the entry of a call too short, when nothing was recorded
  * after it but its arguments (they are still in the buffer). */
-static bool took_back(struct tbuf *buf, const struct trace_func *f, unsigned rdepth)
+static bool took_back(struct tbuf *buf, const struct pfe_call *c, unsigned rdepth)
 {
+	const struct trace_func *f = c->data;
 	uint64_t k = 1u + f->nargs;
-	const struct pfe_trace_rec *r;
+	const struct buf_rec *r;
 
 	if (buf->head < k)
 		return false;
 	r = &buf->recs[(buf->head - k) & (buf->cap - 1)];
-	if (r->kind != PFE_TRACE_ENTRY || r->func != f->id || r->depth != rdepth)
+	if (r->kind != PFE_TRACE_ENTRY || r->fn != (uintptr_t)c->fn || r->depth != rdepth)
 		return false;
 	buf->head -= k;
 	return true;
@@ -237,10 +345,10 @@ void record_exit(struct pfe_call *c)
 	if (flags & C_RECORDED) {
 		unsigned rdepth = depth - buf->filter_base;
 
-		if (!cfg.min_ns || cookie_elapsed(c->cookie, now) >= cfg.min_ns || !took_back(buf, f, rdepth)) {
+		if (!cfg.min_ns || cookie_elapsed(c->cookie, now) >= cfg.min_ns || !took_back(buf, c, rdepth)) {
 			if ((f->flags & TRACE_RETVAL) && c->retregs)
-				put(buf, pfe_retval(c), f->id, rdepth, PFE_TRACE_RETVAL, 0);
-			put(buf, now, f->id, rdepth, c->retregs ? PFE_TRACE_EXIT : PFE_TRACE_UNWOUND, 0);
+				put(buf, pfe_retval(c), c->fn, rdepth, PFE_TRACE_RETVAL, 0);
+			put(buf, now, c->fn, rdepth, c->retregs ? PFE_TRACE_EXIT : PFE_TRACE_UNWOUND, 0);
 		}
 	}
 	if (flags & C_FILTER)
@@ -405,11 +513,16 @@ static void write_functions(struct trace_func *fs, size_t n)
 	free(data);
 }
 
-void record_functions(struct trace_func *fs, size_t n)
+bool record_functions(struct trace_func *fs, size_t n)
 {
+	if (!add_ids(fs, n)) {
+		say("no memory for the ids of the functions (not traced)", NULL);
+		return false;
+	}
 	for (size_t i = 0; i < n; i++)
 		apply_filters(&fs[i]);
 	write_functions(fs, n);
+	return true;
 }
 
 /* Make this process's file, DIR/<pid>.pfetrace (or <pid>-<n>.pfetrace:
@@ -478,7 +591,8 @@ static void read_scaled(const char *var, const struct unit *units, uint64_t *out
 		fprintf(stderr, "pfe-trace: %s=%s: not a number with a unit (ignored)\n", var, value);
 }
 
-/* The ring's records: the largest power of two in BYTES, at least MIN_RING. */
+/* The ring's records: the largest power of two of records written in
+ * BYTES, at least MIN_RING. */
 static uint64_t ring_records(uint64_t bytes)
 {
 	uint64_t n = MIN_RING;

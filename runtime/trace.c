@@ -44,6 +44,7 @@ struct block {
 static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct block *blocks;
 static size_t ncounters;
+static size_t ntraced;			/* of them attached and enabled */
 static enum record_mode mode;
 
 uint64_t trace_now_ns(void)
@@ -172,35 +173,57 @@ static bool untraced(const struct pfe_func *f)
 	return pfe_func_info(f, &info) == 0 && !info.error && !info.attached;
 }
 
-/* Trace every patchable function found and not traced yet: attached one
- * by one, enabled in one batch. */
+/* Attach the N functions FS with their counters CS (the lock held):
+ * recorded without data of their own in one attachment (trace_func_plain),
+ * each other with its counter.  The functions attached go to *ON. */
+static void attach_block(struct pfe_func **fs, struct trace_func *cs, size_t n, struct pfe_func **on, size_t *non)
+{
+	pfe_entry_handler entry = mode == RECORD_YES ? record_entry : on_entry;
+	pfe_exit_handler exit = mode == RECORD_YES ? record_exit : on_exit_call;
+	size_t nplain = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (mode == RECORD_YES && trace_func_plain(&cs[i]))
+			fs[nplain++] = cs[i].func;
+		else if (pfe_attach(cs[i].func, entry, exit, &cs[i]) == 0)
+			on[(*non)++] = cs[i].func;
+	}
+	if (nplain && pfe_attach_many(fs, nplain, entry, exit, (void *)&trace_plain) == 0) {
+		memcpy(&on[*non], fs, nplain * sizeof *fs);
+		*non += nplain;
+	}
+}
+
+/* Trace every patchable function found and not traced yet: attached,
+ * then enabled in one batch. */
 static void trace_new_functions(void)
 {
 	struct block *b;
-	struct pfe_func **fs;
-	size_t n = 0, i = 0;
-	int err;
+	struct pfe_func **fs, **on;
+	size_t n = 0, i = 0, non = 0;
+	int err = 0;
 
 	pthread_mutex_lock(&blocks_lock);
 	for (struct pfe_func *f = pfe_next(NULL); f; f = pfe_next(f))
 		n += untraced(f);
 	b = calloc(1, sizeof *b + n * sizeof *b->counters);
 	fs = calloc(n + 1, sizeof *fs);
-	for (struct pfe_func *f = pfe_next(NULL); f && b && fs && i < n; f = pfe_next(f)) {
+	on = calloc(n + 1, sizeof *on);
+	for (struct pfe_func *f = pfe_next(NULL); f && b && i < n; f = pfe_next(f)) {
 		if (!untraced(f))
 			continue;
 		b->counters[i].func = f;
 		b->counters[i].id = (uint32_t)(ncounters + i);
-		if (pfe_attach(f, mode == RECORD_YES ? record_entry : on_entry,
-			       mode == RECORD_YES ? record_exit : on_exit_call,
-			       &b->counters[i]) == 0) {
-			b->counters[i].demangled = demangle(pfe_func_name(f));
-			fs[i++] = f;
-		}
+		b->counters[i].demangled = demangle(pfe_func_name(f));
+		i++;
 	}
-	if (mode == RECORD_YES && b)
-		record_functions(b->counters, i);
-	err = !b || !fs ? PFE_ENOMEM : pfe_enable_many(fs, i);
+	if (!b || !fs || !on)
+		err = PFE_ENOMEM;
+	else if (mode != RECORD_YES || record_functions(b->counters, i))
+		attach_block(fs, b->counters, i, on, &non);
+	if (!err)
+		err = pfe_enable_many(on, non);
+	ntraced += err ? 0 : non;
 	if (b) {
 		b->n = i;
 		b->next = blocks;
@@ -209,10 +232,11 @@ static void trace_new_functions(void)
 	}
 	pthread_mutex_unlock(&blocks_lock);
 	free(fs);
+	free(on);
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_new_functions: %s\n", pfe_strerror(err));
 	if (getenv("PFE_DEBUG"))
-		fprintf(stderr, "pfe-trace: %zu functions\n", ncounters);
+		fprintf(stderr, "pfe-trace: %zu functions\n", ntraced);
 }
 
 void *dlopen(const char *path, int flags)

@@ -50,9 +50,17 @@ uint64_t trace_now_ns(void);
  * RECORD_FAILED (said on stderr) when it cannot be: nothing is traced. */
 enum record_mode { RECORD_NO, RECORD_YES, RECORD_FAILED };
 enum record_mode record_start(void);
-/* Apply the filters to the N functions FS just attached and write their
- * names to the file. */
-void record_functions(struct trace_func *fs, size_t n);
+/* Before the N functions FS are attached: apply the filters to them and
+ * write their names to the file; false (said) if they cannot be recorded. */
+bool record_functions(struct trace_func *fs, size_t n);
+/* Whether F's calls are recorded without data of its own (no filter or
+ * argument applies to it): such functions share one attachment, whose
+ * data is trace_plain (a call reads nothing per function). */
+static inline bool trace_func_plain(const struct trace_func *f)
+{
+	return !f->flags && !f->nargs;
+}
+extern const struct trace_func trace_plain;
 void record_entry(struct pfe_call *c);
 void record_exit(struct pfe_call *c);
 /* In a child after fork (trace.c's lock held): a file of its own. */

@@ -14,6 +14,8 @@
  *   - an exit handler sees the return value and the entry's cookie, and
  *     the function still returns where it should, its floating-point
  *     return value intact;
+ *   - pfe_attach_many gives many functions one attachment (or none when
+ *     one is bad), each call naming its function;
  *   - disabled again and detached, nothing is counted; results stay right.
  * Debugging: PFE_DEBUG=list ./rt-layouts.exe prints every entry's layout.
  */
@@ -82,6 +84,40 @@ static void on_exit_call(struct pfe_call *c)
 	exits++;
 	exit_retval = pfe_retval(c);
 	exit_cookie = c->cookie;
+}
+
+/* pfe_attach_many's one attachment: each call names its function by fn. */
+static int shared_tag;
+static void *shared_fns[4];
+static unsigned shared_calls, shared_bad_data;
+
+static void on_shared(struct pfe_call *c)
+{
+	shared_bad_data += c->data != &shared_tag;
+	if (shared_calls < 4)
+		shared_fns[shared_calls] = c->fn;
+	shared_calls++;
+}
+
+/* pfe_attach_many: refused whole when one function is bad (rt_add keeps
+ * its exit handler), then one attachment for FS (enabled), which names
+ * each call's function. */
+static void check_attach_many(struct pfe_func **fs)
+{
+	struct pfe_func *bad[2] = { fs[0], NULL };
+	unsigned long exits_before = exits;
+
+	CHECK(pfe_attach_many(bad, 2, on_shared, NULL, &shared_tag) == PFE_EINVAL, "attach_many with a NULL");
+	CHECK(p_add(1, 2) == 3 && exits == exits_before + 1 && shared_calls == 0,
+	      "attach_many with a NULL changed rt_add's handlers: %lu exits, %u shared calls", exits - exits_before,
+	      shared_calls);
+	CHECK(pfe_attach_many(fs, 3, on_shared, NULL, &shared_tag) == 0, "attach_many");
+	CHECK(p_add(1, 2) == 3 && p_mul(2, 3) == 6 && p_mix(1, 1.0, 1, 1.0) == 2.0, "results under attach_many");
+	CHECK(shared_calls == 3 && !shared_bad_data && shared_fns[0] == (void *)rt_add &&
+	      shared_fns[1] == (void *)rt_mul && shared_fns[2] == (void *)rt_mix && exits == exits_before + 1,
+	      "attach_many: %u calls (%u with other data), fns %p %p %p, want rt_add %p rt_mul %p rt_mix %p",
+	      shared_calls, shared_bad_data, shared_fns[0], shared_fns[1], shared_fns[2], (void *)rt_add,
+	      (void *)rt_mul, (void *)rt_mix);
 }
 
 static struct pfe_func *check_found(const char *name)
@@ -231,6 +267,7 @@ int main(void)
 	for (long i = 0; i < 100; i++)
 		CHECK(p_mix(2, 1.5, i, 0.5) == 3.0 + 0.5 * (double)i, "rt_mix(2, 1.5, %ld, 0.5) with an exit handler", i);
 	CHECK(exits == 200, "exit handler: %lu calls, want 200", exits);
+	check_attach_many(fs);
 	CHECK(pfe_disable_many(fs, 3) == 0 && pfe_detach(inner) == 0, "disable");
 	memset(hits, 0, sizeof hits);
 	run_calls(rounds, 0);
