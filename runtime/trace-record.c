@@ -44,17 +44,13 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-/* A record as a buffer holds it: the function named by its address, which
- * a call knows without reading memory of its own (a per-function id would
- * cost a cache miss a call when many functions run: 100000 functions'
- * data do not stay in the caches).  Made into the file's pfe_trace_rec,
- * by id, when written (to_file_recs). */
-struct buf_rec {
-	uint64_t value;
-	uintptr_t fn;
-	uint16_t depth;
-	uint8_t kind, index;
-};
+/* A record as a buffer holds it is the file's, but for the function of a
+ * call recorded without data of its own (trace_plain): named by the low
+ * 32 bits of its address, which the call has without reading memory of
+ * its own (a per-function id costs a cache miss a call when many
+ * functions run: 100000 functions' data do not stay in the caches), and
+ * KIND_BY_ADDR set; to_file_recs gives it its id when it is written. */
+#define KIND_BY_ADDR 0x80u
 
 /* A thread's buffer and its call state; only the thread writes it (the
  * exit reads it after pfe_synchronize). */
@@ -67,12 +63,10 @@ struct tbuf {
 	uint32_t filter_base;		/* depth out of the outermost -F call */
 	uint64_t head;			/* records since the last write */
 	uint64_t cap;			/* records the buffer holds */
-	struct buf_rec recs[];
+	struct pfe_trace_rec recs[];
 };
 
-/* Write everything: buffers of 1 MiB of records (as written) a thread.
- * Sizes count records as written: a buffer holds its records with their
- * functions' addresses, 24 bytes each on 64-bit targets, 1.5 times this. */
+/* Write everything: buffers of 1 MiB a thread. */
 #define WRITE_ALL_BYTES (1u << 20)
 /* Flight recorder: the smallest ring (records). */
 #define MIN_RING 64u
@@ -137,13 +131,13 @@ static void write_block(const struct pfe_trace_block *block, const void *a, size
 		close(fd);
 }
 
-/* Function ids by address, for to_file_recs: open addressing, at most
- * half full.  A new table replaces the old when functions are added (at
- * load, after a dlopen: trace.c's lock held); the old is never freed (a
- * thread may be writing its buffer with it). */
+/* Function ids by the low 32 bits of their address, for to_file_recs:
+ * open addressing, at most half full, an empty slot's id
+ * PFE_TRACE_NO_FUNC.  A new table replaces the old when functions are
+ * added (at load, after a dlopen: trace.c's lock held); the old is never
+ * freed (a thread may be writing its buffer with it). */
 struct id_slot {
-	uintptr_t fn;			/* 0: empty */
-	uint32_t id;
+	uint32_t addr, id;
 };
 
 struct id_table {
@@ -153,32 +147,37 @@ struct id_table {
 
 static struct id_table *_Atomic ids;
 
-static size_t id_hash(uintptr_t fn)
+static size_t id_hash(uint32_t addr)
 {
-	return (size_t)(((uint64_t)fn * UINT64_C(0x9e3779b97f4a7c15)) >> 32);
+	return (size_t)((addr * UINT64_C(0x9e3779b97f4a7c15)) >> 32);
 }
 
-static void add_id(struct id_table *t, uintptr_t fn, uint32_t id)
+/* The slot of ADDR in T: its own, or the empty one where it would go. */
+static struct id_slot *id_slot(const struct id_table *t, uint32_t addr)
 {
-	size_t i = id_hash(fn) & t->mask;
+	size_t i = id_hash(addr) & t->mask;
 
-	while (t->slots[i].fn && t->slots[i].fn != fn)
+	while (t->slots[i].id != PFE_TRACE_NO_FUNC && t->slots[i].addr != addr)
 		i = (i + 1) & t->mask;
-	t->count += !t->slots[i].fn;
-	t->slots[i] = (struct id_slot){ fn, id };
+	return (struct id_slot *)&t->slots[i];
 }
 
-/* The id of the function at FN (its entry), or PFE_TRACE_NO_FUNC. */
-static uint32_t id_of(const struct id_table *t, uintptr_t fn)
+/* Give F its id in T by address; false when another function has those
+ * 32 bits (an object 4 GiB away): then F records by id (TRACE_OWN_ID). */
+static bool add_id(struct id_table *t, uint32_t addr, uint32_t id)
 {
-	for (size_t i = id_hash(fn) & t->mask; t->slots[i].fn; i = (i + 1) & t->mask)
-		if (t->slots[i].fn == fn)
-			return t->slots[i].id;
-	return PFE_TRACE_NO_FUNC;
+	struct id_slot *s = id_slot(t, addr);
+
+	if (s->id != PFE_TRACE_NO_FUNC)
+		return false;
+	*s = (struct id_slot){ addr, id };
+	t->count++;
+	return true;
 }
 
-/* The N functions FS get ids by address; false if there is no memory. */
-static bool add_ids(const struct trace_func *fs, size_t n)
+/* The N functions FS get ids by address (or TRACE_OWN_ID); false if there
+ * is no memory. */
+static bool add_ids(struct trace_func *fs, size_t n)
 {
 	const struct id_table *old = atomic_load(&ids);
 	size_t size = 16, count = (old ? old->count : 0) + n;
@@ -186,43 +185,42 @@ static bool add_ids(const struct trace_func *fs, size_t n)
 
 	while (size < 2 * count)
 		size *= 2;
-	if (!(t = calloc(1, sizeof *t + size * sizeof t->slots[0])))
+	if (!(t = malloc(sizeof *t + size * sizeof t->slots[0])))
 		return false;
+	memset(t->slots, 0xff, size * sizeof t->slots[0]);
 	t->mask = size - 1;
+	t->count = 0;
 	for (size_t i = 0; old && i <= old->mask; i++)
-		if (old->slots[i].fn)
-			add_id(t, old->slots[i].fn, old->slots[i].id);
+		if (old->slots[i].id != PFE_TRACE_NO_FUNC)
+			add_id(t, old->slots[i].addr, old->slots[i].id);
 	for (size_t i = 0; i < n; i++)
-		add_id(t, (uintptr_t)pfe_func_addr(fs[i].func), fs[i].id);
+		if (!add_id(t, (uint32_t)(uintptr_t)pfe_func_addr(fs[i].func), fs[i].id))
+			fs[i].flags |= TRACE_OWN_ID;
 	atomic_store_explicit(&ids, t, memory_order_release);
 	return true;
 }
 
-/* The N buffer records from R made, in place, into the file's (by id):
- * R then holds N struct pfe_trace_rec.  Each record is read whole before
- * its file record, no longer than it, is written at or before it.  The
- * table is larger than the caches: the slot of a record a few ahead is
- * fetched while this one is looked up, and an exit after its entry (a
- * leaf's) reuses the entry's id. */
+/* The N records from R as the file has them: each by address given its
+ * id.  The table is larger than the caches: the slot of a record a few
+ * ahead is fetched while this one is looked up, and a record of the
+ * function before it (a leaf's exit after its entry) reuses its id. */
 #define ID_PREFETCH 8
-_Static_assert(sizeof(struct pfe_trace_rec) <= sizeof(struct buf_rec), "file records fit in place");
-static void to_file_recs(struct buf_rec *r, size_t n)
+static void to_file_recs(struct pfe_trace_rec *r, size_t n)
 {
 	const struct id_table *t = atomic_load_explicit(&ids, memory_order_acquire);
-	uintptr_t last_fn = 0;
-	uint32_t last_id = PFE_TRACE_NO_FUNC;
+	uint32_t last_addr = 0, last_id = PFE_TRACE_NO_FUNC;
 
 	for (size_t i = 0; i < n; i++) {
-		struct buf_rec b = r[i];
-		struct pfe_trace_rec f = { b.value, last_id, b.depth, b.kind, b.index };
-
-		if (t && i + ID_PREFETCH < n)
-			__builtin_prefetch(&t->slots[id_hash(r[i + ID_PREFETCH].fn) & t->mask]);
-		if (b.fn != last_fn) {
-			f.func = last_id = t ? id_of(t, b.fn) : PFE_TRACE_NO_FUNC;
-			last_fn = b.fn;
+		if (t && i + ID_PREFETCH < n && (r[i + ID_PREFETCH].kind & KIND_BY_ADDR))
+			__builtin_prefetch(&t->slots[id_hash(r[i + ID_PREFETCH].func) & t->mask]);
+		if (!(r[i].kind & KIND_BY_ADDR))
+			continue;
+		if (r[i].func != last_addr || last_id == PFE_TRACE_NO_FUNC) {
+			last_addr = r[i].func;
+			last_id = t ? id_slot(t, last_addr)->id : PFE_TRACE_NO_FUNC;
 		}
-		memcpy((char *)r + i * sizeof f, &f, sizeof f);
+		r[i].func = last_id;
+		r[i].kind &= ~KIND_BY_ADDR;
 	}
 }
 
@@ -241,8 +239,8 @@ static void flush_buf(struct tbuf *buf)
 	block.lost = first;
 	to_file_recs(&buf->recs[at], before_wrap);
 	to_file_recs(buf->recs, n - before_wrap);
-	write_block(&block, &buf->recs[at], before_wrap * sizeof(struct pfe_trace_rec), buf->recs,
-		    (n - before_wrap) * sizeof(struct pfe_trace_rec));
+	write_block(&block, &buf->recs[at], before_wrap * sizeof *buf->recs, buf->recs,
+		    (n - before_wrap) * sizeof *buf->recs);
 	buf->head = 0;
 }
 
@@ -274,14 +272,24 @@ static struct tbuf *thread_buf(void)
 	return buf;
 }
 
-static void put(struct tbuf *buf, uint64_t value, const void *fn, unsigned depth, unsigned kind, unsigned index)
+static void put(struct tbuf *buf, uint64_t value, uint32_t func, unsigned depth, unsigned kind, unsigned index)
 {
 	if (!cfg.flight && buf->head == buf->cap)
 		flush_buf(buf);
-	buf->recs[buf->head & (buf->cap - 1)] = (struct buf_rec){
-		value, (uintptr_t)fn, (uint16_t)(depth > 0xffff ? 0xffff : depth), (uint8_t)kind, (uint8_t)index
+	buf->recs[buf->head & (buf->cap - 1)] = (struct pfe_trace_rec){
+		value, func, (uint16_t)(depth > 0xffff ? 0xffff : depth), (uint8_t)kind, (uint8_t)index
 	};
 	buf->head++;
+}
+
+/* How the records of call C name its function: by id when it has data of
+ * its own, else by address (KIND_BY_ADDR in *BY). */
+static uint32_t rec_func(const struct pfe_call *c, unsigned *by)
+{
+	const struct trace_func *f = c->data;
+
+	*by = f == &trace_plain ? KIND_BY_ADDR : 0;
+	return *by ? (uint32_t)(uintptr_t)c->fn : f->id;
 }
 
 void record_entry(struct pfe_call *c)
@@ -289,7 +297,8 @@ void record_entry(struct pfe_call *c)
 	const struct trace_func *f = c->data;
 	struct tbuf *buf = thread_buf();
 	uint64_t now = trace_now_ns();
-	unsigned flags = 0, depth, rdepth;
+	unsigned flags = 0, depth, rdepth, by;
+	uint32_t func = rec_func(c, &by);
 
 	if (!buf) {
 		c->cookie = 0;
@@ -308,9 +317,9 @@ void record_entry(struct pfe_call *c)
 	rdepth = depth - buf->filter_base;
 	if (!buf->notrace && (!cfg.any_filter || buf->filter_in) && (!cfg.max_depth || rdepth <= cfg.max_depth)) {
 		flags |= C_RECORDED;
-		put(buf, now, c->fn, rdepth, PFE_TRACE_ENTRY, 0);
+		put(buf, now, func, rdepth, PFE_TRACE_ENTRY | by, 0);
 		for (unsigned i = 0; i < f->nargs; i++)
-			put(buf, pfe_arg(c, f->args[i] - 1u), c->fn, rdepth, PFE_TRACE_ARG, f->args[i]);
+			put(buf, pfe_arg(c, f->args[i] - 1u), func, rdepth, PFE_TRACE_ARG | by, f->args[i]);
 	}
 	c->cookie = make_cookie(now, flags, depth);
 }
@@ -321,12 +330,14 @@ static bool took_back(struct tbuf *buf, const struct pfe_call *c, unsigned rdept
 {
 	const struct trace_func *f = c->data;
 	uint64_t k = 1u + f->nargs;
-	const struct buf_rec *r;
+	const struct pfe_trace_rec *r;
+	unsigned by;
+	uint32_t func = rec_func(c, &by);
 
 	if (buf->head < k)
 		return false;
 	r = &buf->recs[(buf->head - k) & (buf->cap - 1)];
-	if (r->kind != PFE_TRACE_ENTRY || r->fn != (uintptr_t)c->fn || r->depth != rdepth)
+	if (r->kind != (PFE_TRACE_ENTRY | by) || r->func != func || r->depth != rdepth)
 		return false;
 	buf->head -= k;
 	return true;
@@ -337,7 +348,8 @@ void record_exit(struct pfe_call *c)
 	const struct trace_func *f = c->data;
 	struct tbuf *buf = my_buf;
 	uint64_t now = trace_now_ns();
-	unsigned flags = (unsigned)(c->cookie >> 16) & 0xf, depth = (unsigned)(c->cookie & 0xffff);
+	unsigned flags = (unsigned)(c->cookie >> 16) & 0xf, depth = (unsigned)(c->cookie & 0xffff), by;
+	uint32_t func = rec_func(c, &by);
 
 	if (!buf || !depth)
 		return;
@@ -347,8 +359,8 @@ void record_exit(struct pfe_call *c)
 
 		if (!cfg.min_ns || cookie_elapsed(c->cookie, now) >= cfg.min_ns || !took_back(buf, c, rdepth)) {
 			if ((f->flags & TRACE_RETVAL) && c->retregs)
-				put(buf, pfe_retval(c), c->fn, rdepth, PFE_TRACE_RETVAL, 0);
-			put(buf, now, c->fn, rdepth, c->retregs ? PFE_TRACE_EXIT : PFE_TRACE_UNWOUND, 0);
+				put(buf, pfe_retval(c), func, rdepth, PFE_TRACE_RETVAL | by, 0);
+			put(buf, now, func, rdepth, (c->retregs ? PFE_TRACE_EXIT : PFE_TRACE_UNWOUND) | by, 0);
 		}
 	}
 	if (flags & C_FILTER)
@@ -515,12 +527,12 @@ static void write_functions(struct trace_func *fs, size_t n)
 
 bool record_functions(struct trace_func *fs, size_t n)
 {
+	for (size_t i = 0; i < n; i++)
+		apply_filters(&fs[i]);
 	if (!add_ids(fs, n)) {
 		say("no memory for the ids of the functions (not traced)", NULL);
 		return false;
 	}
-	for (size_t i = 0; i < n; i++)
-		apply_filters(&fs[i]);
 	write_functions(fs, n);
 	return true;
 }
@@ -591,8 +603,7 @@ static void read_scaled(const char *var, const struct unit *units, uint64_t *out
 		fprintf(stderr, "pfe-trace: %s=%s: not a number with a unit (ignored)\n", var, value);
 }
 
-/* The ring's records: the largest power of two of records written in
- * BYTES, at least MIN_RING. */
+/* The ring's records: the largest power of two in BYTES, at least MIN_RING. */
 static uint64_t ring_records(uint64_t bytes)
 {
 	uint64_t n = MIN_RING;

@@ -22,6 +22,8 @@ enum {
 	TRACE_FILTER = 1,	/* -F: record it and its callees */
 	TRACE_NOTRACE = 2,	/* -N: record neither it nor its callees */
 	TRACE_RETVAL = 4,	/* -R: record its return value */
+	TRACE_OWN_ID = 8,	/* recorded by id: another function has the low 32
+				 * bits of its address (trace-record.c) */
 };
 
 /* A traced function: what its handlers get as data. */
@@ -54,8 +56,9 @@ enum record_mode record_start(void);
  * write their names to the file; false (said) if they cannot be recorded. */
 bool record_functions(struct trace_func *fs, size_t n);
 /* Whether F's calls are recorded without data of its own (no filter or
- * argument applies to it): such functions share one attachment, whose
- * data is trace_plain (a call reads nothing per function). */
+ * argument applies to it, its address names it): such functions share
+ * one attachment, whose data is trace_plain (a call reads nothing per
+ * function). */
 static inline bool trace_func_plain(const struct trace_func *f)
 {
 	return !f->flags && !f->nargs;
