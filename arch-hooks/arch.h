@@ -117,6 +117,11 @@ struct pfe_arch {
 	unsigned insn_align;		/* instructions start at multiples of this */
 	unsigned abs_reloc;		/* a record's relocation in an object */
 	unsigned relative_reloc;	/* ... its dynamic relocation in a PIE/DSO */
+	unsigned rel32_reloc;		/* a record=rel32 record's in an object (PC-relative,
+				 * 32 bits; resolved at the link, none at run time) */
+	/* ... or the pair an assembler may write instead (riscv's gas: ADD32 of
+	 * the first NOP's label, SUB32 of the record's own), 0 where none. */
+	unsigned rel32_add_reloc, rel32_sub_reloc;
 	/* Relocation type of code alignment the linker still has to do
 	 * (R_RISCV_ALIGN: padding it trims), or 0. */
 	unsigned align_reloc;
@@ -188,6 +193,16 @@ struct pfe_arch {
 
 /* The bytes of kCFI's type hash. */
 #define PFE_KCFI_HASH_SIZE 4
+
+/* record=rel32 (the plugin's; its own section, PFE_SECTION_ENTRIES_REL32):
+ * a record is the 32-bit signed distance from itself to the first NOP,
+ * little-endian on every target; the link resolves it, nothing at run
+ * time.  The first NOP of the record at AT holding RAW: */
+#define PFE_REL32_RECORD_SIZE 4
+static inline uint64_t pfe_rel32_target(uint64_t at, uint32_t raw)
+{
+	return at + (uint64_t)(int64_t)(int32_t)raw;
+}
 
 const struct pfe_arch *pfe_arch_get(enum pfe_arch_id id);
 /* The target of an ELF file, or NULL. */

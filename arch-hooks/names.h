@@ -11,6 +11,9 @@
 
 /* The entry records: GCC's -fpatchable-function-entry section. */
 #define PFE_SECTION_ENTRIES "__patchable_function_entries"
+/* The same with record=rel32 (32-bit PC-relative records, arch.h): their
+ * own name, so that no reader of the other takes them for addresses. */
+#define PFE_SECTION_ENTRIES_REL32 "__patchable_function_entries_rel32"
 /* The call-site records of the fentry call (x86's -mrecord-mcount). */
 #define PFE_SECTION_CALLS "__mcount_loc"
 /* What the fentry call calls unless told otherwise (GCC's -mfentry). */

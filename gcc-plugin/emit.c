@@ -22,6 +22,9 @@
  *   the record        .pushsection NAME,"awo",@progbits,.LPFEn (G + comdat
  *                     group when the function has one), text, not a GCC
  *                     section object (GCC 13+ asserts on those).
+ *                     record=rel32: "ao", .4byte .LPFEn - . (the call-site
+ *                     records of fentry stay addresses: __mcount_loc's
+ *                     readers want them).
  *
  * Debugging: -S shows the text; -fdump-rtl-pfe_entry the insns; a missing
  * pre area on one function means begin_function was not reached for it, a
@@ -56,18 +59,24 @@ static void put_nops(FILE *out, unsigned int count)
 }
 
 /* A record in SECTION of LABEL: linked to the function's section and in its
- * COMDAT group. */
+ * COMDAT group; LABEL's address, or with REL32 its distance from the
+ * record (the link resolves it: the section needs no writing at load). */
 static void put_record(FILE *out, const struct pfe_plan *plan,
-		       const char *section, const char *label)
+		       const char *section, const char *label, bool rel32)
 {
 	tree group = DECL_COMDAT_GROUP(plan->decl);
 
-	fprintf(out, "\t.pushsection\t%s,\"awo%s\",%s,%s", section,
-		group ? "G" : "", pfe_backend->section_type, label);
+	fprintf(out, "\t.pushsection\t%s,\"a%so%s\",%s,%s", section,
+		rel32 ? "" : "w", group ? "G" : "", pfe_backend->section_type,
+		label);
 	if (group)
 		fprintf(out, ",%s,comdat", IDENTIFIER_POINTER(group));
-	fprintf(out, "\n\t.p2align\t%u\n%s%s\n\t.popsection\n",
-		pfe_backend->pointer_log2, pfe_backend->pointer_op, label);
+	if (rel32)
+		fprintf(out, "\n\t.p2align\t2\n\t.4byte\t%s - .\n\t.popsection\n",
+			label);
+	else
+		fprintf(out, "\n\t.p2align\t%u\n%s%s\n\t.popsection\n",
+			pfe_backend->pointer_log2, pfe_backend->pointer_op, label);
 }
 
 /* The record of the NOP area and its label, .LPFE<n>, at the first NOP. */
@@ -76,7 +85,8 @@ static void put_entry_record(FILE *out, const struct pfe_plan *plan)
 	char label[32];
 
 	snprintf(label, sizeof(label), ".LPFE%u", plan->label_no);
-	put_record(out, plan, plan->section, label);
+	put_record(out, plan, plan->section, label,
+		   pfe_opts.record == PFE_RECORD_REL32);
 	fprintf(out, "%s:\n", label);
 }
 
@@ -87,7 +97,7 @@ static void put_fentry_call(FILE *out, const struct pfe_plan *plan)
 	char label[32];
 
 	snprintf(label, sizeof(label), ".LPFC%u", plan->label_no);
-	put_record(out, plan, pfe_opts.call_section, label);
+	put_record(out, plan, pfe_opts.call_section, label, false);
 	pfe_backend->put_fentry_call(out, pfe_opts.fentry, label, pfe_opts.fentry_nop);
 }
 

@@ -56,7 +56,9 @@ static const char *plugin_arguments(void)
 	snprintf(entry, sizeof(entry), "%u,%u", pfe_opts.entry_size, pfe_opts.entry_pre);
 	if (pfe_opts.has_entry)
 		put_argument(&ob, "entry", entry);
-	if (strcmp(pfe_opts.section, PFE_SECTION_ENTRIES))
+	if (pfe_opts.record == PFE_RECORD_REL32)
+		put_argument(&ob, "record", "rel32");
+	if (strcmp(pfe_opts.section, pfe_default_section()))
 		put_argument(&ob, "section", pfe_opts.section);
 	if (pfe_opts.fentry)
 		put_argument(&ob, "fentry", pfe_opts.fentry);

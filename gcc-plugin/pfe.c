@@ -19,7 +19,8 @@ struct pfe_options pfe_opts = {
 	.has_entry = false,
 	.entry_size = 0,
 	.entry_pre = 0,
-	.section = PFE_SECTION_ENTRIES,
+	.section = NULL,
+	.record = PFE_RECORD_ABS,
 	.clobbers = PFE_CLOBBERS_ABI,
 	.fentry = NULL,
 	.fentry_nop = false,
@@ -164,6 +165,26 @@ static bool parse_section(const char *arg, const char *value)
 	return parse_name(arg, value, &pfe_opts.section);
 }
 
+static bool parse_record(const char *arg, const char *value)
+{
+	if (!strcmp(value, "abs")) {
+		pfe_opts.record = PFE_RECORD_ABS;
+	} else if (!strcmp(value, "rel32")) {
+		pfe_opts.record = PFE_RECORD_REL32;
+	} else {
+		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected %<abs%> or "
+		      "%<rel32%>", arg, value);
+		return false;
+	}
+	return true;
+}
+
+const char *pfe_default_section(void)
+{
+	return pfe_opts.record == PFE_RECORD_REL32 ? PFE_SECTION_ENTRIES_REL32
+						   : PFE_SECTION_ENTRIES;
+}
+
 static bool parse_fentry(const char *arg, const char *value)
 {
 	pfe_opts.fentry = PFE_FENTRY_SYMBOL;
@@ -239,8 +260,11 @@ static const struct pfe_key pfe_keys[] = {
 	  "pfe-cc passes -fpatchable-function-entry=M[,N[,SECTION]], with "
 	  "GCC's error message",
 	  parse_native_option },
-	{ "section", "NAME", "record section (default "
-	  PFE_SECTION_ENTRIES ")", parse_section },
+	{ "section", "NAME", "record section (default " PFE_SECTION_ENTRIES
+	  ", with record=rel32 " PFE_SECTION_ENTRIES_REL32 ")", parse_section },
+	{ "record", "abs|rel32", "what an entry record holds: the first NOP's "
+	  "address (abs, the default, as GCC), or its 32-bit distance from "
+	  "the record (rel32: 4 bytes, no run-time relocation)", parse_record },
 	{ "fentry", "[=SYM]", "every instrumented function calls SYM (default "
 	  PFE_FENTRY_SYMBOL ") first, after its landing pad and NOPs; "
 	  "without entry=, every function but (0,0) ones", parse_fentry },
@@ -336,6 +360,12 @@ static void check_entry_modes(void)
 	if (!pfe_opts.fentry && strcmp(pfe_opts.call_section, PFE_SECTION_CALLS))
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-record-section%> without "
 			  "%<-fplugin-arg-pfe-fentry%>");
+	if (pfe_opts.record == PFE_RECORD_REL32 &&
+	    !strcmp(pfe_opts.section, PFE_SECTION_ENTRIES))
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-record=rel32%> in "
+			  "%<" PFE_SECTION_ENTRIES "%>: its readers (uftrace, "
+			  "kernels, what reads the records GCC makes) take them "
+			  "for addresses; leave %<section=%> out");
 	if (pfe_opts.fentry && profile_flag)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-fentry%> and %<-pg%> both "
 			  "call at the entry; use one of them");
@@ -440,6 +470,8 @@ int plugin_init(struct plugin_name_args *info,
 	}
 	if (!parse_arguments(info))
 		return 0;
+	if (!pfe_opts.section)
+		pfe_opts.section = pfe_default_section();
 	register_callback(info->base_name, PLUGIN_INFO, NULL, &pfe_info);
 	register_callback(info->base_name, PLUGIN_ATTRIBUTES,
 			  pfe_register_attribute, NULL);

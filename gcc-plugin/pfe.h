@@ -44,12 +44,19 @@ enum pfe_cfi_layout {
 	PFE_CFI_LAYOUT_FIXED,
 };
 
+/* record=: what an entry record holds (arch-hooks/arch.h). */
+enum pfe_record_format {
+	PFE_RECORD_ABS,		/* the first NOP's address (GCC's) */
+	PFE_RECORD_REL32,	/* its 32-bit distance from the record */
+};
+
 /* Plugin arguments, parsed once in plugin_init (pfe.c). */
 struct pfe_options {
 	bool has_entry;		/* entry= given: pad every function */
 	unsigned int entry_size;	/* M */
 	unsigned int entry_pre;	/* N */
-	const char *section;	/* record section */
+	const char *section;	/* record section (pfe_default_section()) */
+	enum pfe_record_format record;	/* record= */
 	enum pfe_clobbers clobbers;	/* for padded functions */
 	const char *fentry;	/* fentry[=SYM]: what every one calls, or NULL */
 	bool fentry_nop;	/* fentry-nop: the call as NOPs of its size */
@@ -161,6 +168,8 @@ struct pfe_plan {
 /* plan.c */
 const struct pfe_plan *pfe_plan_for(tree fndecl);
 const char *pfe_layout_refused(unsigned int pre, unsigned int post);
+/* pfe.c: the record section when section= names none (by record=). */
+const char *pfe_default_section(void);
 /* pfe.c: whether NAME is a section or symbol name gas takes unquoted. */
 bool pfe_plain_name(const char *name);
 /* pfe.c: GCC's own spec of an attribute taken over (its handler after

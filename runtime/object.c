@@ -1,7 +1,8 @@
 /* object.c: one loaded object (the main program or a shared object): read
  * its file's section headers for the record sections
- * (__patchable_function_entries, __mcount_loc) and its symbol table, read
- * the records from memory (relocated by the dynamic loader), and have
+ * (__patchable_function_entries, record=rel32's, __mcount_loc) and its
+ * symbol table, read the records from memory (relocated by the dynamic
+ * loader; rel32 ones by the link), and have
  * arch-hooks/layout.c (the reader pfe-scan uses too) say which function
  * each is for and its entry's layout: NOPs before and after, the landing
  * pad, the kCFI hash in either layout, the fentry call or its NOP form;
@@ -24,9 +25,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define RECORD_SECTION PFE_SECTION_ENTRIES
-#define CALL_SECTION PFE_SECTION_CALLS
 
 struct file {
 	const char *path;
@@ -153,34 +151,60 @@ static struct sym *read_symbols(const struct file *f, uintptr_t base, unsigned t
 	return NULL;
 }
 
-/* The records of every section named NAME: pointers in memory, already
- * relocated; one outside the code is warned about and skipped. */
-static int read_records(const struct file *f, struct pfe_object *o, const char *name,
-			bool is_call, struct rec **recs, size_t *n)
+/* The record sections: GCC's and pfe's entry records (addresses), pfe's
+ * record=rel32 ones (distances from the record: arch.h), the fentry call
+ * sites (addresses). */
+static const struct record_kind {
+	const char *name;
+	bool is_call, rel32;
+} record_kinds[] = {
+	{ PFE_SECTION_ENTRIES, false, false },
+	{ PFE_SECTION_ENTRIES_REL32, false, true },
+	{ PFE_SECTION_CALLS, true, false },
+};
+
+/* The address record K of a section at MEM names (0: none). */
+static uintptr_t record_at(const void *mem, size_t k, bool rel32)
 {
+	const uint32_t *r = (const uint32_t *)mem + k;
+
+	if (!rel32)
+		return ((const uintptr_t *)mem)[k];
+	return *r ? (uintptr_t)pfe_rel32_target((uintptr_t)r, *r) : 0;
+}
+
+/* The records of every section of kind K: in memory, already relocated
+ * (rel32 ones by the link); one outside the code is warned about and
+ * skipped. */
+static int read_records(const struct file *f, struct pfe_object *o, const struct record_kind *kind,
+			struct rec **recs, size_t *n)
+{
+	size_t size = kind->rel32 ? PFE_REL32_RECORD_SIZE : sizeof(uintptr_t);
+
 	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
 		const ElfW(Shdr) *s = &f->sh[i];
-		size_t count = s->sh_size / sizeof(uintptr_t);
-		const uintptr_t *mem;
+		size_t count = s->sh_size / size;
+		const void *mem;
 		struct rec *grown;
 
-		if (strcmp(section_name(f, i), name) != 0 || !(s->sh_flags & SHF_ALLOC))
+		if (strcmp(section_name(f, i), kind->name) != 0 || !(s->sh_flags & SHF_ALLOC))
 			continue;
-		mem = (const uintptr_t *)(o->base + s->sh_addr);
+		mem = (const void *)(o->base + s->sh_addr);
 		grown = realloc(*recs, (*n + count + 1) * sizeof **recs);
 		if (!grown)
 			return PFE_ENOMEM;
 		*recs = grown;
 		for (size_t k = 0; k < count; k++) {
-			if (mem[k] < o->lo || mem[k] >= o->hi) {
-				if (mem[k] != 0)
-					pfe__warn("read_records", k * sizeof(uintptr_t),
-						  "%s: %s: record 0x%lx outside the code", o->path, name,
-						  (unsigned long)mem[k]);
+			uintptr_t at = record_at(mem, k, kind->rel32);
+
+			if (at < o->lo || at >= o->hi) {
+				if (at != 0)
+					pfe__warn("read_records", k * size, "%s: %s: record 0x%lx outside the code",
+						  o->path, kind->name, (unsigned long)at);
 				continue;
 			}
-			(*recs)[*n].at = mem[k];
-			(*recs)[*n].is_call = is_call;
+			(*recs)[*n].at = at;
+			(*recs)[*n].is_call = kind->is_call;
 			(*n)++;
 		}
 	}
@@ -497,9 +521,8 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 	syms = read_symbols(&f, o->base, SHT_SYMTAB, &nsyms);
 	if (!syms)
 		syms = read_symbols(&f, o->base, SHT_DYNSYM, &nsyms);
-	err = read_records(&f, o, RECORD_SECTION, false, &recs, &nrecs);
-	if (!err)
-		err = read_records(&f, o, CALL_SECTION, true, &recs, &nrecs);
+	for (size_t k = 0; k < PFE_COUNT_OF(record_kinds) && !err; k++)
+		err = read_records(&f, o, &record_kinds[k], &recs, &nrecs);
 	if (!err)
 		err = make_funcs(o, &f, syms, nsyms, recs, nrecs);
 	if (!err)

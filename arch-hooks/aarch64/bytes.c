@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* ELF e_machine and relocation types (<elf.h>'s EM_*, R_*). */
-enum { EM_AARCH64_ = 183, R_AARCH64_ABS64_ = 257, R_AARCH64_RELATIVE_ = 1027 };
+enum { EM_AARCH64_ = 183, R_AARCH64_ABS64_ = 257, R_AARCH64_PREL32_ = 261, R_AARCH64_RELATIVE_ = 1027 };
 
 #define A64_NOP 0xd503201fu
 #define A64_BTI_C 0xd503245fu
@@ -138,6 +138,7 @@ const struct pfe_arch pfe_arch_aarch64 = {
 	.insn_align = 4,
 	.abs_reloc = R_AARCH64_ABS64_,
 	.relative_reloc = R_AARCH64_RELATIVE_,
+	.rel32_reloc = R_AARCH64_PREL32_,
 	.align_reloc = 0,
 	.nops = aarch64_nops,
 	.n_nops = PFE_COUNT_OF(aarch64_nops),

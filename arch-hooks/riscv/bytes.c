@@ -13,7 +13,10 @@
 #include "../arch.h"
 
 /* ELF e_machine and relocation types (<elf.h>'s EM_*, R_*). */
-enum { EM_RISCV_ = 243, R_RISCV_64_ = 2, R_RISCV_RELATIVE_ = 3, R_RISCV_ALIGN_ = 43 };
+enum {
+	EM_RISCV_ = 243, R_RISCV_64_ = 2, R_RISCV_RELATIVE_ = 3, R_RISCV_ADD32_ = 35,
+	R_RISCV_SUB32_ = 39, R_RISCV_ALIGN_ = 43, R_RISCV_32_PCREL_ = 57,
+};
 
 #define RV_NOP 0x00000013u	/* addi x0, x0, 0 */
 #define RV_C_NOP 0x0001u
@@ -246,6 +249,9 @@ const struct pfe_arch pfe_arch_riscv64 = {
 	.insn_align = 2,
 	.abs_reloc = R_RISCV_64_,
 	.relative_reloc = R_RISCV_RELATIVE_,
+	.rel32_reloc = R_RISCV_32_PCREL_,
+	.rel32_add_reloc = R_RISCV_ADD32_,
+	.rel32_sub_reloc = R_RISCV_SUB32_,
 	.align_reloc = R_RISCV_ALIGN_,
 	.nops = riscv_nops,
 	.n_nops = PFE_COUNT_OF(riscv_nops),

@@ -21,8 +21,8 @@
 /* ELF e_machine and relocation types (<elf.h>'s EM_*, R_*). */
 enum {
 	EM_386_ = 3, EM_X86_64_ = 62,
-	R_X86_64_64_ = 1, R_X86_64_RELATIVE_ = 8,
-	R_386_32_ = 1, R_386_RELATIVE_ = 8,
+	R_X86_64_64_ = 1, R_X86_64_PC32_ = 2, R_X86_64_RELATIVE_ = 8,
+	R_386_32_ = 1, R_386_PC32_ = 2, R_386_RELATIVE_ = 8,
 };
 
 /* The NOP pfe pads x86 entries with, the padding forms gas uses
@@ -330,6 +330,7 @@ const struct pfe_arch pfe_arch_x86_64 = {
 	.insn_align = 1,
 	.abs_reloc = R_X86_64_64_,
 	.relative_reloc = R_X86_64_RELATIVE_,
+	.rel32_reloc = R_X86_64_PC32_,
 	.align_reloc = 0,
 	.nops = x86_64_nops,
 	.n_nops = PFE_COUNT_OF(x86_64_nops),
@@ -373,6 +374,7 @@ const struct pfe_arch pfe_arch_i386 = {
 	.insn_align = 1,
 	.abs_reloc = R_386_32_,
 	.relative_reloc = R_386_RELATIVE_,
+	.rel32_reloc = R_386_PC32_,
 	.align_reloc = 0,
 	.nops = i386_nops,
 	.n_nops = PFE_COUNT_OF(i386_nops),
