@@ -165,17 +165,26 @@ static bool parse_section(const char *arg, const char *value)
 	return parse_name(arg, value, &pfe_opts.section);
 }
 
+/* VALUE as one of the words FIRST and SECOND: *SECOND_CHOSEN says which;
+ * anything else is an error naming the argument and both words. */
+static bool parse_one_of(const char *arg, const char *value, const char *first,
+			 const char *second, bool *second_chosen)
+{
+	*second_chosen = !strcmp(value, second);
+	if (*second_chosen || !strcmp(value, first))
+		return true;
+	error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected %<%s%> or %<%s%>", arg,
+	      value, first, second);
+	return false;
+}
+
 static bool parse_record(const char *arg, const char *value)
 {
-	if (!strcmp(value, "abs")) {
-		pfe_opts.record = PFE_RECORD_ABS;
-	} else if (!strcmp(value, "rel32")) {
-		pfe_opts.record = PFE_RECORD_REL32;
-	} else {
-		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected %<abs%> or "
-		      "%<rel32%>", arg, value);
+	bool rel32;
+
+	if (!parse_one_of(arg, value, "abs", "rel32", &rel32))
 		return false;
-	}
+	pfe_opts.record = rel32 ? PFE_RECORD_REL32 : PFE_RECORD_ABS;
 	return true;
 }
 
@@ -213,15 +222,11 @@ static bool parse_ops_slot(const char *arg, const char *value)
 
 static bool parse_clobbers(const char *arg, const char *value)
 {
-	if (!strcmp(value, "abi")) {
-		pfe_opts.clobbers = PFE_CLOBBERS_ABI;
-	} else if (!strcmp(value, "scratch")) {
-		pfe_opts.clobbers = PFE_CLOBBERS_SCRATCH;
-	} else {
-		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected %<abi%> or "
-		      "%<scratch%>", arg, value);
+	bool scratch;
+
+	if (!parse_one_of(arg, value, "abi", "scratch", &scratch))
 		return false;
-	}
+	pfe_opts.clobbers = scratch ? PFE_CLOBBERS_SCRATCH : PFE_CLOBBERS_ABI;
 	return true;
 }
 
@@ -238,15 +243,11 @@ static bool parse_cfi(const char *arg, const char *value)
 
 static bool parse_cfi_layout(const char *arg, const char *value)
 {
-	if (!strcmp(value, "clang")) {
-		pfe_opts.cfi_layout = PFE_CFI_LAYOUT_CLANG;
-	} else if (!strcmp(value, "fixed")) {
-		pfe_opts.cfi_layout = PFE_CFI_LAYOUT_FIXED;
-	} else {
-		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected %<clang%> or "
-		      "%<fixed%>", arg, value);
+	bool fixed;
+
+	if (!parse_one_of(arg, value, "clang", "fixed", &fixed))
 		return false;
-	}
+	pfe_opts.cfi_layout = fixed ? PFE_CFI_LAYOUT_FIXED : PFE_CFI_LAYOUT_CLANG;
 	pfe_opts.cfi_layout_given = true;
 	return true;
 }
