@@ -177,11 +177,13 @@ struct pfe_arch {
 	/* kCFI (Clang's -fsanitize=kcfi, the plugin's cfi=kcfi): whether the
 	 * target has it (not i386); the 4-byte hash before an entry is the
 	 * immediate of an instruction of KCFI_OPCODE_LEN bytes of opcode
-	 * KCFI_OPCODE (x86_64 `movl $HASH, %eax`: b8), or a plain `.word`
-	 * (0).  KCFI_MASK: what the hash of type hash TYPEID is there (x86:
+	 * KCFI_OPCODE under KCFI_OPCODE_MASK (x86_64 `movl $HASH, %eax`: b8;
+	 * mask f8: Clang 21's kcfi-arity names the arity by the register,
+	 * b8 to bf), or a plain `.word` (0).  KCFI_MASK: what the hash of type hash TYPEID is there (x86:
 	 * Clang's mask, <target>/x86.h), NULL: TYPEID itself. */
 	bool kcfi;
 	uint8_t kcfi_opcode;
+	uint8_t kcfi_opcode_mask;
 	unsigned kcfi_opcode_len;
 	uint32_t (*kcfi_mask)(uint32_t typeid);
 	/* The hash the kCFI check ending at the trap at P expects (AFTER bytes

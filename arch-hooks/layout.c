@@ -160,7 +160,7 @@ static bool hash_at(const struct pfe_layout_code *c, const struct pfe_layout_fun
 	    c->size - off < PFE_KCFI_HASH_SIZE || off % a->insn_align)
 		return false;
 	start = off - a->kcfi_opcode_len;
-	if (a->kcfi_opcode_len ? c->bytes[start] != a->kcfi_opcode
+	if (a->kcfi_opcode_len ? (c->bytes[start] & a->kcfi_opcode_mask) != a->kcfi_opcode
 			       : pfe_enc_all_entry_nops(a, c->bytes + off, PFE_KCFI_HASH_SIZE))
 		return false;
 	if (c->containing(c->ctx, start, &owner) && !is_preamble_of(&owner, f))

@@ -433,6 +433,8 @@ static void pfe_before_pass(void *gcc_data, void *user_data ATTRIBUTE_UNUSED)
 {
 	const opt_pass *pass = (const opt_pass *)gcc_data;
 
+	if (pass && pass->name)
+		pfe_kcfi_before_pass(pass->name);
 	if (pfe_backend->fentry_not_leaf && pass && pass->name &&
 	    !strcmp(pass->name, "reload") && current_function_decl &&
 	    pfe_plan_for(current_function_decl)->fentry)

@@ -128,6 +128,32 @@ static inline void pfe_add_toplevel_asm(const char *text)
 
 #endif /* PFE_NEED_GIMPLE */
 
+/* The dataflow of the RTL passes, for the back ends that read it
+ * (arch-hooks/x86/gcc.c's kcfi-arity: PFE_NEED_DF). */
+#ifdef PFE_NEED_DF
+#include "basic-block.h"
+#include "df.h"
+
+/* Whether the current function reads hard register REGNO before it writes
+ * it (live into its first block).  Valid while the CFG and its dataflow
+ * are (to pro_and_epilogue, where emit.c asks). */
+static inline bool pfe_live_at_entry(unsigned int regno)
+{
+	return REGNO_REG_SET_P(df_get_live_out(ENTRY_BLOCK_PTR_FOR_FN(cfun)), regno);
+}
+
+/* Whether any argument of the current function comes on the stack (GCC 8
+ * made the size a poly_int). */
+static inline bool pfe_has_stack_args(void)
+{
+#if BUILDING_GCC_VERSION >= 8000
+	return maybe_ne(crtl->args.size, 0);
+#else
+	return crtl->args.size != 0;
+#endif
+}
+#endif /* PFE_NEED_DF */
+
 /* GCC 7 added _Float16 (float16_type_node, NULL where the target lacks
  * it). */
 static inline tree pfe_float16_type_node(void)

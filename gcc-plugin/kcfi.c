@@ -65,6 +65,9 @@ void pfe_kcfi_check_options(void)
 		if (pfe_opts.cfi_layout_given)
 			pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi-layout%> without "
 				  "%<-fplugin-arg-pfe-cfi%>");
+		if (pfe_opts.cfi_arity)
+			pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi-arity%> without "
+				  "%<-fplugin-arg-pfe-cfi%>");
 		return;
 	}
 	if (!pfe_backend->put_kcfi_hash)
@@ -81,6 +84,9 @@ void pfe_kcfi_check_options(void)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> is for C, not %s "
 			  "(its types would hash as C types, unlike those of Clang)",
 			  lang_hooks.name);
+	if (pfe_opts.cfi_arity && !pfe_backend->kcfi_arity)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi-arity%> is for %s only (as "
+			  "%<-fsanitize-kcfi-arity%> of Clang 21)", "x86_64");
 	if (pfe_opts.ops_slot)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> and "
 			  "%<-fplugin-arg-pfe-ops-slot%>: the slot must be the 8 "
@@ -150,13 +156,46 @@ static void put_cfi_symbol(FILE *out, tree decl)
 							   : "@function", name);
 }
 
+/* kcfi-arity, of the function being compiled: whether it calls va_start
+ * (seen by the checks' GIMPLE pass), then its arity, computed before
+ * pro_and_epilogue (the dataflow is the final one for its arguments, and
+ * still there), for put_hash, which runs after the RTL passes. */
+static struct {
+	tree decl;
+	bool va_start;
+	int arity;
+} arity_seen;
+
+/* emit.c: the pass PASS_NAME is about to run on the current function. */
+void pfe_kcfi_before_pass(const char *pass_name)
+{
+	tree decl = current_function_decl;
+
+	if (!pfe_opts.cfi_arity || strcmp(pass_name, "pro_and_epilogue") || !decl ||
+	    !pfe_plan_for(decl)->kcfi_hashed)
+		return;
+	if (arity_seen.decl != decl)
+		arity_seen.va_start = false;
+	arity_seen.decl = decl;
+	arity_seen.arity = pfe_backend->kcfi_arity(arity_seen.va_start);
+}
+
+/* The arity put_hash encodes for PLAN's function: -1 without kcfi-arity;
+ * 7 (any register may hold an argument) if it had no RTL passes. */
+static int arity_of(const struct pfe_plan *plan)
+{
+	if (!pfe_opts.cfi_arity)
+		return -1;
+	return arity_seen.decl == plan->decl ? arity_seen.arity : 7;
+}
+
 /* The hash, after PAD bytes of NOPs, labelled __cfi_<name> on x86. */
 static void put_hash(FILE *out, const struct pfe_plan *plan, unsigned int pad)
 {
 	if (pfe_backend->kcfi_symbol)
 		put_cfi_symbol(out, plan->decl);
 	put_pad(out, pad);
-	pfe_backend->put_kcfi_hash(out, plan->kcfi_hash);
+	pfe_backend->put_kcfi_hash(out, plan->kcfi_hash, arity_of(plan));
 	if (pfe_backend->kcfi_symbol)
 		fprintf(out, "\t.size\t" PFE_KCFI_PREAMBLE_PREFIX "%s, .-"
 			PFE_KCFI_PREAMBLE_PREFIX "%s\n",
@@ -309,6 +348,7 @@ static unsigned int kcfi_checks_execute(void)
 	const struct pfe_plan *plan = pfe_plan_for(current_function_decl);
 	unsigned int offset = hash_offset(plan->pre * pfe_backend->nop_size);
 	basic_block bb;
+	bool va_start = false;
 
 	FOR_EACH_BB_FN(bb, cfun) {
 		for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
@@ -317,6 +357,7 @@ static unsigned int kcfi_checks_execute(void)
 			unsigned int hash;
 			tree bad;
 
+			va_start |= gimple_call_builtin_p(stmt, BUILT_IN_VA_START);
 			if (!wants_check(stmt))
 				continue;
 			if (!pfe_kcfi_type_hash(gimple_call_fntype(stmt), &hash, &bad))
@@ -327,6 +368,8 @@ static unsigned int kcfi_checks_execute(void)
 				insert_check(&gsi, stmt, hash, offset);
 		}
 	}
+	arity_seen.decl = current_function_decl;
+	arity_seen.va_start = va_start;
 	return 0;
 }
 

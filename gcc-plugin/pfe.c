@@ -30,6 +30,7 @@ struct pfe_options pfe_opts = {
 	.cfi = PFE_CFI_NONE,
 	.cfi_layout = PFE_CFI_LAYOUT_CLANG,
 	.cfi_layout_given = false,
+	.cfi_arity = false,
 };
 const struct pfe_backend *pfe_backend;
 
@@ -252,6 +253,14 @@ static bool parse_cfi_layout(const char *arg, const char *value)
 	return true;
 }
 
+static bool parse_cfi_arity(const char *arg, const char *value)
+{
+	(void)arg;
+	(void)value;
+	pfe_opts.cfi_arity = true;
+	return true;
+}
+
 static bool print_help(const char *arg, const char *value);
 
 static const struct pfe_key pfe_keys[] = {
@@ -287,6 +296,9 @@ static const struct pfe_key pfe_keys[] = {
 	  "before the entry (clang, the default, as Clang 16), or right before "
 	  "the entry (fixed: the same offset whatever the NOPs)",
 	  parse_cfi_layout },
+	{ "cfi-arity", NULL, "with cfi=kcfi, the hash's mov names how many "
+	  "integer registers bring the function its arguments (x86_64; Clang "
+	  "21's -fsanitize-kcfi-arity)", parse_cfi_arity },
 	{ "help", NULL, "print this list", print_help },
 };
 

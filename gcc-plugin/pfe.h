@@ -66,6 +66,7 @@ struct pfe_options {
 	enum pfe_cfi cfi;	/* cfi= */
 	enum pfe_cfi_layout cfi_layout;	/* cfi-layout= */
 	bool cfi_layout_given;
+	bool cfi_arity;		/* cfi-arity */
 };
 extern struct pfe_options pfe_opts;
 
@@ -118,8 +119,12 @@ struct pfe_backend {
 	 * x86 "movl $HASH, %eax", whose last 4 bytes are the hash, else a
 	 * .word.  The preamble is aligned to 1 << kcfi_align_log2() and, where
 	 * Clang pads it (x86), padded with NOPs so that the entry stays
-	 * aligned; kcfi_symbol: __cfi_<name> labels it (x86). */
-	void (*put_kcfi_hash)(FILE *out, unsigned int hash);
+	 * aligned; kcfi_symbol: __cfi_<name> labels it (x86).  ARITY (0 to
+	 * 7, or -1: none) is kcfi-arity's, which kcfi_arity computes for the
+	 * current function, told whether it calls va_start (NULL where Clang
+	 * has no kcfi-arity: x86_64 only). */
+	void (*put_kcfi_hash)(FILE *out, unsigned int hash, int arity);
+	int (*kcfi_arity)(bool va_start);
 	unsigned int kcfi_hash_size;
 	unsigned int (*kcfi_align_log2)(void);
 	bool kcfi_pad;
@@ -188,6 +193,7 @@ void pfe_kcfi_put_after_nops(FILE *out, const struct pfe_plan *plan);
 const char *pfe_kcfi_layout_refused(unsigned int pre_bytes);
 void pfe_kcfi_check_options(void);
 void pfe_kcfi_register(const char *plugin_name);
+void pfe_kcfi_before_pass(const char *pass_name);
 bool pfe_kcfi_type_hash(tree fntype, unsigned int *hash, tree *bad);
 void pfe_kcfi_note_typedef(tree decl);
 

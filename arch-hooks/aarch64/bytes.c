@@ -163,6 +163,7 @@ const struct pfe_arch pfe_arch_aarch64 = {
 	.trap_byte = 0,
 	.kcfi = true,		/* a plain .word HASH */
 	.kcfi_opcode = 0,
+	.kcfi_opcode_mask = 0,
 	.kcfi_opcode_len = 0,
 	.kcfi_mask = NULL,
 	.kcfi_trap_hash = NULL,	/* no .kcfi_traps: brk #0x8220+n, the kernel reads the ESR */

@@ -68,8 +68,9 @@ static void aarch64_put_fentry_call(FILE *out, const char *sym,
 }
 
 /* kCFI, as Clang 16 spells it: the hash is a .word before the entry. */
-static void aarch64_put_kcfi_hash(FILE *out, unsigned int hash)
+static void aarch64_put_kcfi_hash(FILE *out, unsigned int hash, int arity)
 {
+	(void)arity;
 	fprintf(out, "\t.word\t%u\n", hash);
 }
 
@@ -116,6 +117,7 @@ static const struct pfe_backend aarch64_arch = {
 	.fentry_not_leaf = false,
 	.slot_format = "\t.8byte\t%s\n",
 	.put_kcfi_hash = aarch64_put_kcfi_hash,
+	.kcfi_arity = NULL,
 	.kcfi_hash_size = 4,
 	.kcfi_align_log2 = aarch64_kcfi_align_log2,
 	.kcfi_pad = false,

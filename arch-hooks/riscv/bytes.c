@@ -276,6 +276,7 @@ const struct pfe_arch pfe_arch_riscv64 = {
 	.trap_byte = 0,
 	.kcfi = true,		/* a plain .word HASH */
 	.kcfi_opcode = 0,
+	.kcfi_opcode_mask = 0,
 	.kcfi_opcode_len = 0,
 	.kcfi_mask = NULL,
 	.kcfi_trap_hash = riscv_kcfi_trap_hash,

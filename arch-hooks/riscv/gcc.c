@@ -40,8 +40,9 @@ static void riscv_put_fentry_call(FILE *out, const char *sym,
 
 /* kCFI, as Clang spells it (Clang 17+: Clang 16 has no riscv kCFI): the
  * hash is a .word before the entry, which is 4-aligned for it. */
-static void riscv_put_kcfi_hash(FILE *out, unsigned int hash)
+static void riscv_put_kcfi_hash(FILE *out, unsigned int hash, int arity)
 {
+	(void)arity;
 	fprintf(out, "\t.word\t%u\n", hash);
 }
 
@@ -81,6 +82,7 @@ static const struct pfe_backend riscv64_arch = {
 	.fentry_not_leaf = false,
 	.slot_format = "\t.8byte\t%s\n",
 	.put_kcfi_hash = riscv_put_kcfi_hash,
+	.kcfi_arity = NULL,
 	.kcfi_hash_size = 4,
 	.kcfi_align_log2 = riscv_kcfi_align_log2,
 	.kcfi_pad = false,

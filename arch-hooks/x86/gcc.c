@@ -10,6 +10,7 @@
  * Debugging: compile with -S and -m64/-m32; the NOP spelling, the record
  * directive and the ENDBR handling all come from here.
  */
+#define PFE_NEED_DF		/* kcfi-arity reads the arguments' liveness */
 #include "../../gcc-plugin/pfe.h"
 #include "insn-flags.h"
 #include "insn-codes.h"
@@ -98,9 +99,34 @@ static const char *x86_take_queued_landing_pad(void)
  * everywhere but in __kcfi_typeid_ symbols (x86.h).  __cfi_<name>: the
  * padding, then the hash as the immediate of a mov, so that disassemblers
  * see an instruction (Clang's words). */
-static void x86_put_kcfi_hash(FILE *out, unsigned int hash)
+static void x86_put_kcfi_hash(FILE *out, unsigned int hash, int arity)
 {
-	fprintf(out, "\tmovl\t$%u, %%eax\n", pfe_x86_kcfi_mask(hash));
+	/* Clang 21's kcfi-arity names the arity by the mov's register number. */
+	static const char *const by_arity[8] = { "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi" };
+
+	fprintf(out, "\tmovl\t$%u, %%%s\n", pfe_x86_kcfi_mask(hash), by_arity[arity < 0 ? 0 : arity]);
+}
+
+/* kcfi-arity (Clang 21, x86_64 SysV): how many integer registers bring
+ * the current function its arguments: those it reads (live at its entry:
+ * Clang counts its live-in general registers, so an argument never read
+ * does not count), or 7 when any argument comes on the stack or the
+ * function calls va_start (Clang then makes every argument register and
+ * %al live in, to save them).  The static chain (r10) never counts: the
+ * address of a nested function that has one is refused. */
+static int x86_kcfi_arity(bool va_start)
+{
+	static const char *const regs[] = { "rdi", "rsi", "rdx", "rcx", "r8", "r9" };
+	int n = 0;
+
+	if (va_start || pfe_has_stack_args())
+		return 7;
+	for (size_t i = 0; i < ARRAY_SIZE(regs); i++) {
+		int regno = decode_reg_name(regs[i]);
+
+		n += regno >= 0 && pfe_live_at_entry(regno);
+	}
+	return n;
 }
 
 /* Clang's X86 KCFI_CHECK: r10 = -hash + the target's word; a sum of zero
@@ -144,6 +170,7 @@ static const struct pfe_backend x86_64_arch = {
 	.fentry_not_leaf = true,
 	.slot_format = "\t.quad\t%s\n",
 	.put_kcfi_hash = x86_put_kcfi_hash,
+	.kcfi_arity = x86_kcfi_arity,
 	.kcfi_hash_size = 5,
 	.kcfi_align_log2 = x86_kcfi_align_log2,
 	.kcfi_pad = true,
@@ -177,6 +204,7 @@ static const struct pfe_backend i386_arch = {
 	.slot_format = "\t.long\t%s, 0\n",
 	/* No kCFI: Clang has none for i386. */
 	.put_kcfi_hash = NULL,
+	.kcfi_arity = NULL,
 	.kcfi_hash_size = 0,
 	.kcfi_align_log2 = NULL,
 	.kcfi_pad = false,
