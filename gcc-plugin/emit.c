@@ -305,6 +305,7 @@ static unsigned int pfe_entry_execute(void)
 {
 	const struct pfe_plan *plan = pfe_plan_for(current_function_decl);
 
+	pfe_kcfi_fuse_checks();
 	if (has_pre_area(plan) && DECL_IGNORED_P(current_function_decl)) {
 		DECL_IGNORED_P(current_function_decl) = 0;
 		ignored_fndecl = current_function_decl;

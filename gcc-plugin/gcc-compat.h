@@ -254,6 +254,16 @@ static inline int pfe_recog_memoized(pfe_insn insn)
 	return INSN_CODE(insn);
 }
 
+/* (set DST SRC): GCC 6 dropped the mode argument. */
+static inline rtx pfe_gen_set(rtx dst, rtx src)
+{
+#if BUILDING_GCC_VERSION >= 6000
+	return gen_rtx_SET(dst, src);
+#else
+	return gen_rtx_SET(VOIDmode, dst, src);
+#endif
+}
+
 /* Whether a call to the current function may clobber (some of) hard
  * register REGNO under its ABI.  GCC 10 gave each function an ABI object
  * that also knows partly clobbered registers (aarch64 v8-v15: the upper 64

@@ -166,13 +166,12 @@ static struct {
 	int arity;
 } arity_seen;
 
-/* emit.c: the pass PASS_NAME is about to run on the current function. */
-void pfe_kcfi_before_pass(const char *pass_name)
+/* Before pro_and_epilogue: the arity of the function being compiled. */
+static void note_arity(void)
 {
 	tree decl = current_function_decl;
 
-	if (!pfe_opts.cfi_arity || strcmp(pass_name, "pro_and_epilogue") || !decl ||
-	    !pfe_plan_for(decl)->kcfi_hashed)
+	if (!pfe_plan_for(decl)->kcfi_hashed)
 		return;
 	if (arity_seen.decl != decl)
 		arity_seen.va_start = false;
@@ -306,6 +305,201 @@ static void insert_check(gimple_stmt_iterator *gsi, pfe_gimple call,
 /* An indirect call Clang checks: not of a known function, nor internal,
  * through a prototyped function type (Clang checks no call of an
  * unprototyped one, int (*)()). */
+
+/* --- Each check fused with its call (RTL) ---------------------------------
+ *
+ * The check goes in as an asm before the call (above), but the register
+ * allocator may spill the target after it and reload it before the call
+ * (seen across the memcpy of a struct argument, aarch64 and x86_64): an
+ * attacker who can write that stack slot would pass the check with one
+ * function and call another.  Clang emits check and call as one bundle.
+ * pfe pairs each check with its call before register allocation (the call
+ * goes through the very pseudo the check read), and after it moves the
+ * check right before the call, onto the register the call goes through:
+ * nothing but a register move may come between them.  Where the call's
+ * target is in a register the check writes, it is checked in the target's
+ * spare register (kcfi_spare_reg) and moved back; where the call reads it
+ * from memory (x86 call *mem), it is loaded into the spare register once,
+ * checked, and the call goes through that register. */
+
+/* The first part of PATTERN (an asm with clobbers, a call, is a PARALLEL
+ * of it and the rest). */
+static rtx first_part(rtx pattern)
+{
+	return GET_CODE(pattern) == PARALLEL ? XVECEXP(pattern, 0, 0) : pattern;
+}
+
+/* The check asm of INSN (its ASM_OPERANDS), or NULL_RTX. */
+static rtx check_of(pfe_insn insn)
+{
+	rtx x = NONJUMP_INSN_P(insn) ? first_part(PATTERN(insn)) : NULL_RTX;
+
+	if (!x || GET_CODE(x) != ASM_OPERANDS || ASM_OPERANDS_INPUT_LENGTH(x) != 1 ||
+	    !strstr(ASM_OPERANDS_TEMPLATE(x), ".Lkcfi_pass%="))
+		return NULL_RTX;
+	return x;
+}
+
+/* Where in INSN, an indirect call, its target is (a register or memory);
+ * NULL if INSN is not an indirect call. */
+static rtx *indirect_target(pfe_insn insn)
+{
+	rtx x;
+
+	if (!CALL_P(insn))
+		return NULL;
+	x = first_part(PATTERN(insn));
+	if (GET_CODE(x) == SET)
+		x = SET_SRC(x);
+	if (GET_CODE(x) != CALL || !MEM_P(XEXP(x, 0)) ||
+	    GET_CODE(XEXP(XEXP(x, 0), 0)) == SYMBOL_REF)
+		return NULL;
+	return &XEXP(XEXP(x, 0), 0);
+}
+
+/* The checks of the function being compiled and their calls, by insn
+ * uid (insns may be deleted in between; uids are never reused). */
+struct check_pair {
+	int check, call;
+};
+
+static struct {
+	tree decl;
+	size_t n, cap;
+	struct check_pair *pairs;
+} paired;
+
+static void add_pair(pfe_insn check, pfe_insn call)
+{
+	if (paired.n == paired.cap) {
+		paired.cap = paired.cap ? 2 * paired.cap : 16;
+		paired.pairs = XRESIZEVEC(struct check_pair, paired.pairs, paired.cap);
+	}
+	paired.pairs[paired.n].check = INSN_UID(check);
+	paired.pairs[paired.n].call = INSN_UID(call);
+	paired.n++;
+}
+
+/* Before register allocation: each check and the first indirect call
+ * after it through the register the check reads. */
+static void pair_checks(void)
+{
+	paired.decl = current_function_decl;
+	paired.n = 0;
+	for (pfe_insn insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+		rtx check = check_of(insn);
+
+		for (pfe_insn call = insn; check && (call = NEXT_INSN(call)) && !check_of(call);) {
+			rtx *target = indirect_target(call);
+
+			if (target && rtx_equal_p(*target, ASM_OPERANDS_INPUT(check, 0))) {
+				add_pair(insn, call);
+				break;
+			}
+		}
+	}
+}
+
+/* The check CHECK makes, on register REG, before INSN. */
+static void emit_check_before(pfe_insn check, rtx reg, pfe_insn insn)
+{
+	rtx pattern = copy_rtx(PATTERN(check));
+	ASM_OPERANDS_INPUT(first_part(pattern), 0) = reg;
+	INSN_LOCATION(emit_insn_before(pattern, insn)) = INSN_LOCATION(check);
+}
+
+/* Whether CHECK writes REG (one of its clobbers). */
+static bool check_writes(pfe_insn check, rtx reg)
+{
+	rtx pattern = PATTERN(check);
+
+	for (int i = 1; GET_CODE(pattern) == PARALLEL && i < XVECLEN(pattern, 0); i++) {
+		rtx x = XVECEXP(pattern, 0, i);
+
+		if (GET_CODE(x) == CLOBBER && reg_overlap_mentioned_p(XEXP(x, 0), reg))
+			return true;
+	}
+	return false;
+}
+
+/* CALL, whose target is at TARGET (memory), made to load it into REG
+ * first and go through REG; false if the target has no such call. */
+static bool call_through(pfe_insn call, rtx *target, rtx reg)
+{
+	rtx mem = *target;
+
+	*target = reg;
+	INSN_CODE(call) = -1;
+	if (pfe_recog_memoized(call) < 0) {
+		*target = mem;
+		INSN_CODE(call) = -1;
+		pfe_recog_memoized(call);
+		return false;
+	}
+	emit_insn_before(pfe_gen_set(reg, mem), call);
+	return true;
+}
+
+/* After register allocation: CHECK moved right before CALL (above). */
+static void fuse(pfe_insn check, pfe_insn call)
+{
+	rtx *target = indirect_target(call);
+	rtx spare = gen_rtx_REG(Pmode, decode_reg_name(pfe_backend->kcfi_spare_reg));
+
+	if (!target)
+		return;
+	if (!REG_P(*target)) {
+		if (!call_through(call, target, spare)) {
+			error("pfe: cfi=kcfi: the indirect call in %qD cannot go "
+			      "through %s, where its checked target would be",
+			      current_function_decl, pfe_backend->kcfi_spare_reg);
+			return;
+		}
+		emit_check_before(check, spare, call);
+	} else if (check_writes(check, *target)) {
+		emit_insn_before(pfe_gen_set(spare, *target), call);
+		emit_check_before(check, spare, call);
+		emit_insn_before(pfe_gen_set(*target, spare), call);
+	} else {
+		emit_check_before(check, *target, call);
+	}
+	delete_insn(check);
+}
+
+/* The insn of uid UID from INSN on, or NULL. */
+static pfe_insn insn_by_uid(pfe_insn insn, int uid)
+{
+	while (insn && INSN_UID(insn) != uid)
+		insn = NEXT_INSN(insn);
+	return insn;
+}
+
+/* emit.c, after register allocation (pfe_entry): every check paired
+ * before it fused with its call. */
+void pfe_kcfi_fuse_checks(void)
+{
+	if (pfe_opts.cfi == PFE_CFI_NONE || paired.decl != current_function_decl)
+		return;
+	for (size_t i = 0; i < paired.n; i++) {
+		pfe_insn check = insn_by_uid(get_insns(), paired.pairs[i].check);
+		pfe_insn call = check ? insn_by_uid(check, paired.pairs[i].call) : NULL;
+
+		if (call)
+			fuse(check, call);
+	}
+	paired.decl = NULL_TREE;
+}
+
+/* emit.c: the pass PASS_NAME is about to run on the current function. */
+void pfe_kcfi_before_pass(const char *pass_name)
+{
+	if (pfe_opts.cfi == PFE_CFI_NONE || !current_function_decl)
+		return;
+	if (!strcmp(pass_name, "ira"))
+		pair_checks();
+	if (pfe_opts.cfi_arity && !strcmp(pass_name, "pro_and_epilogue"))
+		note_arity();
+}
 static bool is_checked_call(pfe_gimple stmt)
 {
 	tree fntype;

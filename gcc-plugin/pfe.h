@@ -138,6 +138,9 @@ struct pfe_backend {
 	 * largest OFFSET the load reaches. */
 	void (*put_kcfi_check)(FILE *out, unsigned int hash, unsigned int offset);
 	const char *const *kcfi_clobbers;
+	/* A register free before a call that the check does not write, for
+	 * a target the check would (kcfi.c, fuse). */
+	const char *kcfi_spare_reg;
 	const char *kcfi_trap_word;
 	unsigned int kcfi_max_offset;
 	/* How Clang mangles the va_list record, where the ABI names it (aarch64:
@@ -194,6 +197,7 @@ const char *pfe_kcfi_layout_refused(unsigned int pre_bytes);
 void pfe_kcfi_check_options(void);
 void pfe_kcfi_register(const char *plugin_name);
 void pfe_kcfi_before_pass(const char *pass_name);
+void pfe_kcfi_fuse_checks(void);
 bool pfe_kcfi_type_hash(tree fntype, unsigned int *hash, tree *bad);
 void pfe_kcfi_note_typedef(tree decl);
 

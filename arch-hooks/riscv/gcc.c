@@ -89,6 +89,7 @@ static const struct pfe_backend riscv64_arch = {
 	.kcfi_symbol = false,
 	.put_kcfi_check = riscv_put_kcfi_check,
 	.kcfi_clobbers = riscv_kcfi_clobbers,
+	.kcfi_spare_reg = "t3",
 	.kcfi_trap_word = "\t.word\t",
 	.kcfi_max_offset = 2048,
 	.kcfi_va_list = NULL,
