@@ -3,8 +3,9 @@
  * Addresses taken from the final code are right whatever the linker did to
  * it (riscv relaxation shrinks code between the offsets a .o records), so
  * this reads an executable or shared object and writes a relocatable object
- * holding the sorted, de-duplicated table of link-time addresses in one
- * section, bracketed by global symbols __pfe_start_<section> and
+ * holding the sorted, de-duplicated table of link-time addresses (of the
+ * records' targets, in either record format, or of the calls to a symbol)
+ * in one section, bracketed by global symbols __pfe_start_<section> and
  * __pfe_stop_<section>.  It is meant for a kernel-style two-step link: link
  * once, collect, link again non-PIE with the table, and the code does not
  * move because the table lands after it.
@@ -29,7 +30,8 @@ static int compare_addrs(const void *pa, const void *pb)
 	return a < b ? -1 : a > b;
 }
 
-static size_t record_addresses(struct image *img, const char *records, uint64_t **out)
+static size_t record_addresses(struct image *img, const struct record_spec *records,
+			       uint64_t **out)
 {
 	struct record *recs;
 	size_t n = named_records(img, records, &recs, NULL);
@@ -113,8 +115,8 @@ static size_t call_sites(struct image *img, const char *symbol, uint64_t **out)
 	return n;
 }
 
-size_t collect_addresses(struct image *img, const char *symbol, const char *records,
-			 uint64_t **out)
+size_t collect_addresses(struct image *img, const char *symbol,
+			 const struct record_spec *records, uint64_t **out)
 {
 	size_t n, kept = 0;
 

@@ -3,9 +3,13 @@
  * contents, COMDAT groups, function symbols, relocations (an object's) or
  * dynamic relocations (a linked file's), the kCFI symbols' index; then
  * the records of a record section, resolved to (section, offset)
- * locations.  No table is filled on first use: after image_open the image
- * changes only where a subcommand edits the file (sort, collect), so the
- * flow is ELF -> image -> records -> layouts -> checks.
+ * locations.  It is the one place that knows the record formats
+ * (--record): an abs record is an address (an object's abs_reloc, a
+ * PIE's R_*_RELATIVE), a rel32 record the 32-bit distance from itself to
+ * its target (an object's rel32_reloc, or riscv's ADD32/SUB32 pair; none
+ * in a linked file).  No table is filled on first use: after image_open
+ * the image changes only where a subcommand edits the file (sort,
+ * collect), so the flow is ELF -> image -> records -> layouts -> checks.
  *
  * All ELF structure parsing goes through libelf/gelf; this file only adds
  * the checks libelf leaves to its caller (indices in range, offsets inside
@@ -655,7 +659,7 @@ static void image_init(struct image *img)
 	if (!img->arch)
 		scan_fail(img, "unsupported machine %u for ELF class %u",
 			  img->eh.e_machine, img->eh.e_ident[EI_CLASS]);
-	img->ptr_size = img->arch->record_size;
+	img->ptr_size = (unsigned)gelf_fsize(img->elf, ELF_T_ADDR, 1, EV_CURRENT);
 	if (img->eh.e_type != ET_REL && img->eh.e_type != ET_EXEC && img->eh.e_type != ET_DYN)
 		scan_fail(img, "unsupported ELF type %u", img->eh.e_type);
 	img->relocatable = img->eh.e_type == ET_REL;
@@ -723,6 +727,55 @@ size_t record_sections(struct image *img, const char *name, size_t **out)
 	return n;
 }
 
+const char *default_record_section(enum record_format format)
+{
+	return format == RECORD_REL32 ? PFE_SECTION_ENTRIES_REL32 : PFE_SECTION_ENTRIES;
+}
+
+unsigned record_size(const struct image *img, enum record_format format)
+{
+	return format == RECORD_REL32 ? PFE_REL32_RECORD_SIZE : img->arch->record_size;
+}
+
+/* rel32 records are resolved at the link: a PIE's loader relocates abs
+ * ones only. */
+bool loader_relocates(const struct image *img, enum record_format format)
+{
+	return format == RECORD_ABS && img->eh.e_type == ET_DYN;
+}
+
+uint64_t encode_linked_record(struct image *img, enum record_format format, uint64_t at,
+			      uint64_t target)
+{
+	int64_t distance = (int64_t)(target - at);
+
+	if (format == RECORD_ABS || !target)
+		return target;
+	if (distance != (int32_t)distance)
+		scan_fail(img, "a rel32 record at 0x%llx cannot reach 0x%llx",
+			  (unsigned long long)at, (unsigned long long)target);
+	return (uint32_t)distance;
+}
+
+/* The relocation an object's record of FORMAT has against its target
+ * (riscv's gas writes rel32 as a pair instead: rel32_pair_target). */
+static unsigned target_reloc(const struct image *img, enum record_format format)
+{
+	return format == RECORD_REL32 ? img->arch->rel32_reloc : img->arch->abs_reloc;
+}
+
+static unsigned slot_reloc_type(const struct slot_reloc *r)
+{
+	return GELF_R_TYPE(r->rela.r_info);
+}
+
+bool reloc_of_slot(const struct image *img, enum record_format format,
+		   const struct slot_reloc *r)
+{
+	return format == RECORD_REL32 && img->arch->rel32_sub_reloc &&
+	       slot_reloc_type(r) == img->arch->rel32_sub_reloc;
+}
+
 /* Does relocation section R apply to record section RS?  In an object, the
  * ones whose sh_info says so; in a linked file, the dynamic ones. */
 static bool applies_to(const struct image *img, size_t r, size_t rs)
@@ -734,9 +787,9 @@ static bool applies_to(const struct image *img, size_t r, size_t rs)
 	return img->relocatable ? sh->sh_info == rs : (sh->sh_flags & SHF_ALLOC) != 0;
 }
 
-/* Turn a relocation's r_offset into an offset in record section RS, or
- * return false if it does not fall in RS. */
-static bool slot_offset(struct image *img, size_t rs, GElf_Rela *r)
+/* Turn a relocation's r_offset into an offset in record section RS (of
+ * records of SIZE bytes), or return false if it does not fall in RS. */
+static bool slot_offset(struct image *img, size_t rs, unsigned size, GElf_Rela *r)
 {
 	const GElf_Shdr *sh = &img->secs[rs].sh;
 
@@ -745,15 +798,17 @@ static bool slot_offset(struct image *img, size_t rs, GElf_Rela *r)
 			return false;
 		r->r_offset -= sh->sh_addr;
 	}
-	if (r->r_offset >= sh->sh_size || r->r_offset % img->ptr_size)
+	if (r->r_offset >= sh->sh_size || r->r_offset % size)
 		scan_fail(img, "%s: relocation at 0x%llx is not on a record",
 			  img->secs[rs].name, (unsigned long long)r->r_offset);
 	return true;
 }
 
-size_t slot_relocs(struct image *img, size_t rs, struct slot_reloc **out)
+size_t slot_relocs(struct image *img, size_t rs, enum record_format format,
+		   struct slot_reloc **out)
 {
 	size_t n = 0, max = 0;
+	unsigned size = record_size(img, format);
 
 	for (size_t r = 1; r < img->nsecs; r++)
 		if (applies_to(img, r, rs))
@@ -772,7 +827,7 @@ size_t slot_relocs(struct image *img, size_t rs, struct slot_reloc **out)
 			s->rsec = r;
 			s->index = i;
 			s->is_rela = img->secs[r].sh.sh_type == SHT_RELA;
-			if (slot_offset(img, rs, &s->rela))
+			if (slot_offset(img, rs, size, &s->rela))
 				n++;
 		}
 	}
@@ -798,12 +853,17 @@ void update_slot_reloc(struct image *img, size_t rs, const struct slot_reloc *s)
 	elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
 }
 
-/* Point record REC (from an object) where relocation S says. */
-static void resolve_object_record(struct image *img, struct record *rec,
-				  const struct slot_reloc *s)
+/* Point record REC (from an object) where relocation S says: its
+ * symbol plus its addend (REL: the record's bytes; rel32: signed). */
+static void resolve_object_record(struct image *img, enum record_format format,
+				  struct record *rec, const struct slot_reloc *s)
 {
 	GElf_Sym sym;
-	uint64_t addend = s->is_rela ? (uint64_t)s->rela.r_addend : rec->value;
+	uint64_t in_place = rec->value, addend;
+
+	if (format == RECORD_REL32)
+		in_place = (uint64_t)pfe_enc_sign_extend(in_place, 32);
+	addend = s->is_rela ? (uint64_t)s->rela.r_addend : in_place;
 
 	reloc_symbol(img, s->rsec, &s->rela, &sym);
 	if (!is_regular_index(img, sym.st_shndx))
@@ -815,31 +875,126 @@ static void resolve_object_record(struct image *img, struct record *rec,
 	rec->zero = false;
 }
 
-static void apply_reloc(struct image *img, struct record *recs, const struct slot_reloc *s)
+static _Noreturn void fail_reloc_type(struct image *img, const struct record *rec, unsigned type)
 {
-	struct record *rec = &recs[s->rela.r_offset / img->ptr_size];
-	unsigned type = GELF_R_TYPE(s->rela.r_info);
+	scan_fail(img, "%s+0x%llx: unexpected relocation type %u on a record",
+		  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot, type);
+}
+
+static void apply_reloc(struct image *img, enum record_format format, struct record *rec,
+			const struct slot_reloc *s)
+{
+	unsigned type = slot_reloc_type(s);
 
 	if (type == 0)	/* R_*_NONE: a record pfe-scan sort zeroed */
 		return;
-	if (img->relocatable && type == img->arch->abs_reloc)
-		resolve_object_record(img, rec, s);
+	if (img->relocatable && type == target_reloc(img, format))
+		resolve_object_record(img, format, rec, s);
+	else if (!img->relocatable && format == RECORD_REL32)
+		scan_fail(img, "%s+0x%llx: dynamic relocation type %u on a rel32 record, "
+			  "which needs none", img->secs[rec->rec_sec].name,
+			  (unsigned long long)rec->slot, type);
 	else if (!img->relocatable && type == img->arch->relative_reloc) {
 		if (s->is_rela)	/* REL keeps the link-time address in place */
 			rec->value = (uint64_t)s->rela.r_addend;
 	}
 	else
-		scan_fail(img, "%s+0x%llx: unexpected relocation type %u on a record",
-			  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot, type);
+		fail_reloc_type(img, rec, type);
 }
 
-/* In a linked file a record holds an address; find its section. */
-static void resolve_linked_record(struct image *img, struct record *rec)
+/* Is relocation S's symbol (plus addend) record REC itself? */
+static bool reloc_at_record(struct image *img, const struct record *rec,
+			    const struct slot_reloc *s)
+{
+	GElf_Sym sym;
+
+	reloc_symbol(img, s->rsec, &s->rela, &sym);
+	return sym.st_shndx == rec->rec_sec &&
+	       sym.st_value + (uint64_t)s->rela.r_addend == rec->slot;
+}
+
+/* riscv's gas writes a rel32 record, `.4byte L - .`, as two relocations
+ * at it: ADD32 of L and SUB32 of a label at the record itself.  Of the
+ * relocations R[0..N) at REC, the ADD32 of such a pair; NULL if neither
+ * half is there (one relocation of another type, or NONE: a record sort
+ * zeroed).  A half without the other, or with more, is an error. */
+static const struct slot_reloc *rel32_pair_target(struct image *img, const struct record *rec,
+						  const struct slot_reloc *r, size_t n)
+{
+	const struct pfe_arch *a = img->arch;
+	const struct slot_reloc *add = NULL, *sub = NULL, *odd = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned type = slot_reloc_type(&r[i]);
+
+		if (type == a->rel32_add_reloc && !add)
+			add = &r[i];
+		else if (type == a->rel32_sub_reloc && !sub && reloc_at_record(img, rec, &r[i]))
+			sub = &r[i];
+		else
+			odd = &r[i];
+	}
+	if (!add && !sub)
+		return NULL;
+	if (!add || !sub || odd)
+		scan_fail(img, "%s+0x%llx: relocation type %u on a rel32 record, not the pair of "
+			  "type %u (its target) and %u (the record itself)",
+			  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot,
+			  slot_reloc_type(odd ? odd : add ? add : sub), a->rel32_add_reloc,
+			  a->rel32_sub_reloc);
+	return add;
+}
+
+/* The relocations R[0..N) at record REC: an object's give its target, a
+ * linked file's (a PIE's abs record) its address. */
+static void apply_relocs(struct image *img, enum record_format format, struct record *rec,
+			 const struct slot_reloc *r, size_t n)
+{
+	const struct slot_reloc *add = NULL;
+
+	if (img->relocatable && format == RECORD_REL32 && img->arch->rel32_sub_reloc)
+		add = rel32_pair_target(img, rec, r, n);
+	if (add)
+		resolve_object_record(img, format, rec, add);
+	else
+		for (size_t i = 0; i < n; i++)
+			apply_reloc(img, format, rec, &r[i]);
+}
+
+static int compare_slot_offsets(const void *pa, const void *pb)
+{
+	const struct slot_reloc *a = pa, *b = pb;
+
+	return a->rela.r_offset < b->rela.r_offset ? -1 : a->rela.r_offset > b->rela.r_offset;
+}
+
+/* Apply relocations R[0..N) (of one record section) to its records
+ * RECS, record by record. */
+static void apply_slot_relocs(struct image *img, enum record_format format, struct record *recs,
+			      struct slot_reloc *r, size_t n)
+{
+	unsigned size = record_size(img, format);
+
+	qsort(r, n, sizeof *r, compare_slot_offsets);
+	for (size_t i = 0, end; i < n; i = end) {
+		for (end = i + 1; end < n && r[end].rela.r_offset == r[i].rela.r_offset; end++)
+			;
+		apply_relocs(img, format, &recs[r[i].rela.r_offset / size], &r[i], end - i);
+	}
+}
+
+/* In a linked file a record gives an address (abs: its value, rel32: its
+ * own address plus its value), 0 for none; find its section. */
+static void resolve_linked_record(struct image *img, enum record_format format,
+				  struct record *rec)
 {
 	size_t sec;
 
 	if (!rec->value)
 		return;
+	if (format == RECORD_REL32)
+		rec->value = pfe_rel32_target(img->secs[rec->rec_sec].sh.sh_addr + rec->slot,
+					      (uint32_t)rec->value);
 	if (!find_section_by_addr(img, rec->value, &sec))
 		scan_fail(img, "%s+0x%llx: record points to 0x%llx, outside every section",
 			  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot,
@@ -860,41 +1015,43 @@ static void check_object_record(struct image *img, const struct record *rec)
 			  img->secs[rec->rec_sec].name, (unsigned long long)rec->slot, t->name);
 }
 
-size_t read_records(struct image *img, size_t rs, struct record **out)
+size_t read_records(struct image *img, size_t rs, enum record_format format,
+		    struct record **out)
 {
 	uint64_t size;
 	const uint8_t *bytes = section_bytes(img, rs, &size);
+	unsigned rsize = record_size(img, format);
 	struct slot_reloc *relocs;
-	size_t n, nrelocs = slot_relocs(img, rs, &relocs);
+	size_t n, nrelocs = slot_relocs(img, rs, format, &relocs);
 
-	if (size % img->ptr_size)
+	if (size % rsize)
 		scan_fail(img, "%s: size %llu is not a multiple of %u", img->secs[rs].name,
-			  (unsigned long long)size, img->ptr_size);
-	n = size / img->ptr_size;
+			  (unsigned long long)size, rsize);
+	n = size / rsize;
 	*out = scan_alloc(img, n, sizeof **out);
 	for (size_t i = 0; i < n; i++)
-		(*out)[i] = (struct record){ .rec_sec = rs, .slot = i * img->ptr_size, .zero = true,
-					     .value = load_le(bytes + i * img->ptr_size, img->ptr_size) };
-	for (size_t i = 0; i < nrelocs; i++)
-		apply_reloc(img, *out, &relocs[i]);
+		(*out)[i] = (struct record){ .rec_sec = rs, .slot = i * rsize, .zero = true,
+					     .value = load_le(bytes + i * rsize, rsize) };
+	apply_slot_relocs(img, format, *out, relocs, nrelocs);
 	for (size_t i = 0; i < n; i++)
 		if (img->relocatable)
 			check_object_record(img, &(*out)[i]);
 		else
-			resolve_linked_record(img, &(*out)[i]);
+			resolve_linked_record(img, format, &(*out)[i]);
 	return n;
 }
 
-size_t named_records(struct image *img, const char *name, struct record **out, size_t *nsecs)
+size_t named_records(struct image *img, const struct record_spec *spec, struct record **out,
+		     size_t *nsecs)
 {
-	size_t *rs, nrs = record_sections(img, name, &rs), max = 0, n = 0;
+	size_t *rs, nrs = record_sections(img, spec->section, &rs), max = 0, n = 0;
 
 	for (size_t i = 0; i < nrs; i++)
-		max += img->secs[rs[i]].sh.sh_size / img->ptr_size;
+		max += img->secs[rs[i]].sh.sh_size / record_size(img, spec->format);
 	*out = scan_alloc(img, max + 1, sizeof **out);
 	for (size_t i = 0; i < nrs; i++) {
 		struct record *recs;
-		size_t k = read_records(img, rs[i], &recs);
+		size_t k = read_records(img, rs[i], spec->format, &recs);
 
 		for (size_t r = 0; r < k; r++)
 			if (!recs[r].zero)

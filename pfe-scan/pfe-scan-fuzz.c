@@ -2,12 +2,13 @@
  * as build/pfe-scan-fuzz, with AddressSanitizer and UBSan).
  *
  * Each input is read as an ELF file from memory and put through what every
- * subcommand does to a file: list (entry and call-site records, with the
- * ops slot and the kCFI hash), verify (--all; and with every entry mode:
- * fentry, its NOP form, the ops slot; the kCFI hash in both layouts, where
- * the target has kCFI: else verify --cfi fails the input), collect (records and calls to the first function),
- * and sort (in memory; nothing is written).  Bad input must end in
- * scan_fail()'s longjmp, never in a crash or a leak.
+ * subcommand does to a file: list (entry records of both formats and
+ * call-site records, with the ops slot and the kCFI hash), verify (--all;
+ * and with every entry mode: fentry, its NOP form, the ops slot; the kCFI
+ * hash in both layouts, where the target has kCFI: else verify --cfi fails
+ * the input), collect (records of both formats and calls to the first
+ * function), and sort (both formats, in memory; nothing is written).  Bad
+ * input must end in scan_fail()'s longjmp, never in a crash or a leak.
  * Run: build/pfe-scan-fuzz -max_total_time=60 CORPUS_DIR SEED_DIR
  * Debug a crash: build/pfe-scan-fuzz crash-<hash> (prints the stack), or
  * build/pfe-scan list crash-<hash> for the plain tool's view of it.
@@ -17,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RECORDS PFE_SECTION_ENTRIES
 #define CALL_RECORDS PFE_SECTION_CALLS
 #define FENTRY PFE_FENTRY_SYMBOL
 
@@ -33,15 +33,19 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 static void exercise(struct image *img, FILE *sink)
 {
-	struct verify_opts v = { .have_entry = true, .m = 2, .n = 1, .section = RECORDS,
+	const struct record_spec abs = { PFE_SECTION_ENTRIES, RECORD_ABS };
+	const struct record_spec rel32 = { PFE_SECTION_ENTRIES_REL32, RECORD_REL32 };
+	struct verify_opts v = { .have_entry = true, .m = 2, .n = 1, .entries = abs,
 				 .all = true };
-	struct verify_opts modes = { .have_entry = true, .m = 4, .n = 2, .section = RECORDS,
+	struct verify_opts modes = { .have_entry = true, .m = 4, .n = 2, .entries = abs,
 				     .fentry = true, .fentry_sym = FENTRY,
 				     .call_section = CALL_RECORDS, .ops_slot = true };
-	struct verify_opts cfi = { .have_entry = true, .m = 4, .n = 2, .section = RECORDS,
+	struct verify_opts cfi = { .have_entry = true, .m = 4, .n = 2, .entries = abs,
 				   .cfi = CFI_CLANG };
-	struct list_opts l = { .section = RECORDS, .json = true, .ops_slot = true, .cfi = true };
-	struct list_opts calls = { .section = CALL_RECORDS, .ops_slot = true, .cfi = true };
+	struct list_opts l = { .records = abs, .json = true, .ops_slot = true, .cfi = true };
+	struct list_opts l32 = { .records = rel32, .json = true };
+	struct list_opts calls = { .records = { CALL_RECORDS, RECORD_ABS }, .ops_slot = true,
+				   .cfi = true };
 	uint64_t *addrs;
 	size_t nrecords;
 
@@ -60,10 +64,16 @@ static void exercise(struct image *img, FILE *sink)
 		verify_image(img, &cfi, sink);
 	}
 	if (!img->relocatable)
-		collect_addresses(img, NULL, RECORDS, &addrs);
-	sort_image(img, RECORDS, &nrecords);
+		collect_addresses(img, NULL, &abs, &addrs);
+	sort_image(img, &abs, &nrecords);
 	if (!img->relocatable && img->nfuncs)
-		collect_addresses(img, img->funcs[0].name, RECORDS, &addrs);
+		collect_addresses(img, img->funcs[0].name, &abs, &addrs);
+	/* Last: a file of abs records has no rel32 section, and the other way
+	 * round; what fails here stops nothing above. */
+	list_image(img, &l32, sink);
+	if (!img->relocatable)
+		collect_addresses(img, NULL, &rel32, &addrs);
+	sort_image(img, &rel32, &nrecords);
 }
 
 /* IMG lives in the caller: it must not be a local of the setjmp caller. */

@@ -127,7 +127,7 @@ static void print_text(struct image *img, const struct list_opts *opts, const st
 void list_image(struct image *img, const struct list_opts *opts, FILE *out)
 {
 	struct record *recs;
-	size_t n = named_records(img, opts->section, &recs, NULL);
+	size_t n = named_records(img, &opts->records, &recs, NULL);
 
 	for (size_t r = 0; r < n; r++) {
 		struct site site;

@@ -5,15 +5,19 @@
  * the weak copy's code and its record but drops its symbol, so the record
  * points at code no function owns (the kernel zeroes such mcount entries).
  *
- *  - executable: the records are absolute addresses, sorted in place;
- *    zeroed ones sort first.
- *  - PIE / shared object: each record also has a RELATIVE dynamic
- *    relocation.  Its addend follows the sorted value; a zeroed record's
- *    relocation becomes R_*_NONE and is moved out of the DT_RELACOUNT /
- *    DT_RELCOUNT prefix, which the loader applies without looking at types.
+ *  - executable: the records are sorted in place, each written for its
+ *    new slot (abs: the address; rel32: the distance from the slot);
+ *    zeroed ones (0) sort first.
+ *  - PIE / shared object: the same; an abs record also has a RELATIVE
+ *    dynamic relocation.  Its addend follows the sorted value; a zeroed
+ *    record's relocation becomes R_*_NONE and is moved out of the
+ *    DT_RELACOUNT / DT_RELCOUNT prefix, which the loader applies without
+ *    looking at types.  rel32 records have none.
  *  - relocatable object: the records are their relocations; these are
  *    renumbered so record i gets the i-th target; a zeroed record's
- *    relocation becomes R_*_NONE.
+ *    relocation becomes R_*_NONE.  A relocation of the slot itself
+ *    (riscv rel32's SUB32, the pair's other half) stays at its slot, and
+ *    becomes NONE with the record there if that is zeroed.
  * Debug: `pfe-scan list --json` and `readelf -rdW` before and after.
  */
 #include "pfe-scan.h"
@@ -69,23 +73,57 @@ static void make_none(GElf_Rela *r)
 	*r = (GElf_Rela){ r->r_offset, GELF_R_INFO(0, 0), 0 };
 }
 
+/* Put the relocations of the slots themselves (reloc_of_slot) after the
+ * others, those that move; returns how many move. */
+static size_t moving_relocs_first(struct image *img, enum record_format format,
+				  struct slot_reloc *r, size_t n)
+{
+	size_t moving = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!reloc_of_slot(img, format, &r[i])) {
+			struct slot_reloc t = r[moving];
+
+			r[moving++] = r[i];
+			r[i] = t;
+		}
+	return moving;
+}
+
+/* The relocations of the slots themselves, STAY[0..N): NONE where the
+ * slot's record was zeroed (DROPPED, by record index; SIZE: a record's
+ * bytes), so that nothing is left there. */
+static void drop_slot_relocs(struct image *img, size_t rs, unsigned size,
+			     struct slot_reloc *stay, size_t n, const bool *dropped)
+{
+	for (size_t i = 0; i < n; i++)
+		if (dropped[stay[i].rela.r_offset / size]) {
+			make_none(&stay[i].rela);
+			update_slot_reloc(img, rs, &stay[i]);
+		}
+}
+
 /* Relocatable object: the record slots stay, the relocations move: the
  * i-th slot (by offset) gets the i-th target, written into the i-th
  * relocation entry (by position), so the relocations stay in slot order. */
-static size_t sort_object_records(struct image *img, size_t rs)
+static size_t sort_object_records(struct image *img, enum record_format format, size_t rs)
 {
+	unsigned size = record_size(img, format);
 	struct record *recs;
 	struct slot_reloc *pos;
-	size_t nrecs = read_records(img, rs, &recs), n = slot_relocs(img, rs, &pos), zeroed = 0;
+	size_t nrecs = read_records(img, rs, format, &recs), zeroed = 0;
+	size_t all = slot_relocs(img, rs, format, &pos);
+	size_t n = moving_relocs_first(img, format, pos, all);
 	struct entry *e = scan_alloc(img, n, sizeof *e);
 	uint64_t *slots = scan_alloc(img, n, sizeof *slots);
+	bool *dropped = scan_alloc(img, nrecs, sizeof *dropped);
 	uint8_t *bytes = nrecs ? writable_bytes(img, rs) : NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		e[i].reloc = pos[i];
-		e[i].rec = recs[pos[i].rela.r_offset / img->ptr_size];
+		e[i].rec = recs[pos[i].rela.r_offset / size];
 		e[i].zero = !points_into_function(img, &e[i].rec);
-		e[i].addend_in_place = load_le(bytes + e[i].rec.slot, img->ptr_size);
+		e[i].addend_in_place = load_le(bytes + e[i].rec.slot, size);
 		zeroed += e[i].zero && !e[i].rec.zero;
 		slots[i] = pos[i].rela.r_offset;
 	}
@@ -101,10 +139,11 @@ static size_t sort_object_records(struct image *img, size_t rs)
 		r.rela.r_offset = slots[i];
 		if (e[i].zero)
 			make_none(&r.rela);
-		store_le(bytes + slots[i], img->ptr_size,
-			 e[i].zero || r.is_rela ? 0 : e[i].addend_in_place);
+		dropped[slots[i] / size] = e[i].zero;
+		store_le(bytes + slots[i], size, e[i].zero || r.is_rela ? 0 : e[i].addend_in_place);
 		update_slot_reloc(img, rs, &r);
 	}
+	drop_slot_relocs(img, rs, size, pos + n, all - n, dropped);
 	return zeroed;
 }
 
@@ -189,12 +228,16 @@ static void relocate_slot(struct image *img, size_t rs, struct slot_reloc *r, ui
 	update_slot_reloc(img, rs, r);
 }
 
-/* Executable, PIE or shared object: sort the addresses themselves. */
-static size_t sort_linked_records(struct image *img, size_t rs)
+/* Executable, PIE or shared object: sort the targets themselves, each
+ * written for its new slot. */
+static size_t sort_linked_records(struct image *img, enum record_format format, size_t rs)
 {
+	unsigned size = record_size(img, format);
+	uint64_t addr = img->secs[rs].sh.sh_addr;
 	struct record *recs;
 	struct slot_reloc *relocs;
-	size_t n = read_records(img, rs, &recs), nrelocs = slot_relocs(img, rs, &relocs);
+	size_t n = read_records(img, rs, format, &recs);
+	size_t nrelocs = slot_relocs(img, rs, format, &relocs);
 	uint64_t *values = scan_alloc(img, n, sizeof *values);
 	uint8_t *bytes = n ? writable_bytes(img, rs) : NULL;
 	bool *has_reloc = scan_alloc(img, n, sizeof *has_reloc);
@@ -208,33 +251,34 @@ static size_t sort_linked_records(struct image *img, size_t rs)
 	}
 	qsort(values, n, sizeof *values, compare_values);
 	for (size_t i = 0; i < n; i++)
-		store_le(bytes + i * img->ptr_size, img->ptr_size, values[i]);
+		store_le(bytes + i * size, size,
+			 encode_linked_record(img, format, addr + i * size, values[i]));
 	for (size_t i = 0; i < nrelocs; i++) {
-		size_t k = relocs[i].rela.r_offset / img->ptr_size;
+		size_t k = relocs[i].rela.r_offset / size;
 
 		has_reloc[k] = true;
 		relocate_slot(img, rs, &relocs[i], values[k]);
 	}
 	for (size_t i = 0; i < n; i++)
-		if (img->eh.e_type == ET_DYN && values[i] && !has_reloc[i])
+		if (loader_relocates(img, format) && values[i] && !has_reloc[i])
 			scan_fail(img, "%s+0x%zx: record without REL/RELA relocation "
 				  "(packed DT_RELR is not supported)", img->secs[rs].name,
-				  i * img->ptr_size);
+				  i * size);
 	for (size_t i = 0; i < nrelocs; i++)
 		if (!i || relocs[i].rsec != relocs[i - 1].rsec)
 			shrink_relative_count(img, relocs[i].rsec);
 	return zeroed;
 }
 
-size_t sort_image(struct image *img, const char *section, size_t *nrecords)
+size_t sort_image(struct image *img, const struct record_spec *spec, size_t *nrecords)
 {
-	size_t *rs, nrs = record_sections(img, section, &rs), zeroed = 0;
+	size_t *rs, nrs = record_sections(img, spec->section, &rs), zeroed = 0;
 
 	*nrecords = 0;
 	for (size_t i = 0; i < nrs; i++) {
-		*nrecords += img->secs[rs[i]].sh.sh_size / img->ptr_size;
-		zeroed += img->relocatable ? sort_object_records(img, rs[i])
-					   : sort_linked_records(img, rs[i]);
+		*nrecords += img->secs[rs[i]].sh.sh_size / record_size(img, spec->format);
+		zeroed += img->relocatable ? sort_object_records(img, spec->format, rs[i])
+					   : sort_linked_records(img, spec->format, rs[i]);
 	}
 	return zeroed;
 }

@@ -127,18 +127,19 @@ static unsigned check_record(struct image *img, const struct verify_opts *opts,
 	return p + check_placement(img, rec, f, "record", out);
 }
 
-/* Entry records (--section): each leads to a function entry with N NOPs
- * before it and M-N after its landing pad, one per function.  QUIET: only
- * note which functions have one and their NOPs (for --ops-slot). */
+/* Entry records (--section, --record): each leads to a function entry
+ * with N NOPs before it and M-N after its landing pad, one per function.
+ * QUIET: only note which functions have one and their NOPs (for
+ * --ops-slot). */
 static unsigned check_entry_records(struct image *img, const struct verify_opts *opts,
 				    struct verify_state *st, bool quiet, FILE *out)
 {
 	struct record *recs;
-	size_t nrs, n = named_records(img, opts->section, &recs, &nrs);
+	size_t nrs, n = named_records(img, &opts->entries, &recs, &nrs);
 	unsigned p = 0;
 
 	if (!nrs && opts->m && !quiet)
-		p += problem(out, img->path, 0, "no %s section", opts->section);
+		p += problem(out, img->path, 0, "no %s section", opts->entries.section);
 	for (size_t r = 0; r < n; r++) {
 		struct site site;
 
@@ -168,12 +169,14 @@ static const struct func *call_record_function(struct image *img, const struct r
 
 /* Call-site records (--call-section): which function each is for, one per
  * function, placed like the entry records.  Whether it points at the call
- * is check_fentry's. */
+ * is check_fentry's.  They are addresses whatever format the entry
+ * records have (the plugin's record=rel32 changes those only). */
 static unsigned check_call_records(struct image *img, const struct verify_opts *opts,
 				   struct verify_state *st, FILE *out)
 {
+	const struct record_spec calls = { opts->call_section, RECORD_ABS };
 	struct record *recs;
-	size_t nrs, n = named_records(img, opts->call_section, &recs, &nrs);
+	size_t nrs, n = named_records(img, &calls, &recs, &nrs);
 	unsigned p = 0;
 
 	if (!nrs)

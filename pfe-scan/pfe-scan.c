@@ -2,13 +2,17 @@
  * collects and sorts patchable-function-entry records (see README.md for
  * usage and pfe-scan.h for how the other files divide the work).
  *
- *   pfe-scan list [--json] [--section=NAME] [--ops-slot] [--cfi] FILE...
- *   pfe-scan verify FILE [--entry=M[,N]] [--section=NAME] [--fentry[=SYM]] [--fentry-nop]
- *                   [--call-section=NAME] [--ops-slot[=SYM]] [--cfi=clang|fixed]
- *                   [--all] [--exclude=SYMBOL]...
+ *   pfe-scan list [--json] [--section=NAME] [--record=abs|rel32] [--ops-slot] [--cfi] FILE...
+ *   pfe-scan verify FILE [--entry=M[,N]] [--section=NAME] [--record=abs|rel32]
+ *                   [--fentry[=SYM]] [--fentry-nop] [--call-section=NAME]
+ *                   [--ops-slot[=SYM]] [--cfi=clang|fixed] [--all] [--exclude=SYMBOL]...
  *   pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]
- *   pfe-scan sort [--section=NAME] FILE
+ *                    [--record=abs|rel32]
+ *   pfe-scan sort [--section=NAME] [--record=abs|rel32] FILE
  *   pfe-scan traps FILE...
+ *
+ * --record says the entry records' format (struct record_spec): it picks
+ * the default entry section; the call-site records are always addresses.
  *
  * Exit status: 0 fine, 1 verify found problems, 2 bad usage or bad input
  * (one line `pfe-scan: FILE: what is wrong` on stderr).
@@ -19,7 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEFAULT_RECORDS PFE_SECTION_ENTRIES
 #define DEFAULT_TABLE PFE_SECTION_CALLS
 #define DEFAULT_CALL_RECORDS PFE_SECTION_CALLS
 #define DEFAULT_FENTRY PFE_FENTRY_SYMBOL
@@ -30,6 +33,8 @@ struct options {
 	size_t nfiles;
 	const char *section;	/* record section; collect: the table's section */
 	const char *records;	/* collect: record section read */
+	enum record_format format; /* --record: of the entry records */
+	struct record_spec entries; /* the entry records read (collect: --records) */
 	const char *output;
 	const char *symbol;
 	bool json;
@@ -40,12 +45,14 @@ struct options {
 static _Noreturn void usage(const char *why)
 {
 	fprintf(stderr, "pfe-scan: %s\n"
-		"usage: pfe-scan list [--json] [--section=NAME] [--ops-slot] [--cfi] FILE...\n"
-		"       pfe-scan verify FILE [--entry=M[,N]] [--section=NAME] [--fentry[=SYM]] [--fentry-nop]\n"
-		"                       [--call-section=NAME] [--ops-slot[=SYM]] [--cfi=clang|fixed]\n"
-		"                       [--all] [--exclude=SYMBOL]...\n"
+		"usage: pfe-scan list [--json] [--section=NAME] [--record=abs|rel32] [--ops-slot] [--cfi]\n"
+		"                     FILE...\n"
+		"       pfe-scan verify FILE [--entry=M[,N]] [--section=NAME] [--record=abs|rel32]\n"
+		"                       [--fentry[=SYM]] [--fentry-nop] [--call-section=NAME]\n"
+		"                       [--ops-slot[=SYM]] [--cfi=clang|fixed] [--all] [--exclude=SYMBOL]...\n"
 		"       pfe-scan collect LINKED_FILE -o TABLE.o [--symbol=SYM] [--section=NAME] [--records=NAME]\n"
-		"       pfe-scan sort [--section=NAME] FILE\n"
+		"                        [--record=abs|rel32]\n"
+		"       pfe-scan sort [--section=NAME] [--record=abs|rel32] FILE\n"
 		"       pfe-scan traps FILE...\n", why);
 	exit(2);
 }
@@ -97,6 +104,19 @@ static enum cfi_layout parse_cfi_layout(const char *s)
 	usage("--cfi wants clang or fixed");
 }
 
+/* --record=FORMAT: the entry records' format; a bad one is named. */
+static enum record_format parse_record_format(const char *s)
+{
+	char why[96];
+
+	if (!strcmp(s, "abs"))
+		return RECORD_ABS;
+	if (!strcmp(s, "rel32"))
+		return RECORD_REL32;
+	snprintf(why, sizeof why, "--record wants abs or rel32, not \"%.40s\"", s);
+	usage(why);
+}
+
 /* The entry-mode options of verify (--ops-slot also of list). */
 static bool parse_mode_option(struct verify_opts *v, const char *a)
 {
@@ -138,6 +158,8 @@ static void parse_option(struct options *o, char **argv, int *i)
 		o->section = v;
 	else if ((v = value_of(a, "--records")))
 		o->records = v;
+	else if ((v = value_of(a, "--record")))
+		o->format = parse_record_format(v);
 	else if ((v = value_of(a, "--symbol")))
 		o->symbol = v;
 	else if ((v = value_of(a, "--exclude")))
@@ -148,6 +170,20 @@ static void parse_option(struct options *o, char **argv, int *i)
 		o->verify.have_entry = true;
 	} else
 		usage("unknown option");
+}
+
+/* The entry records the command reads (--section, collect's --records;
+ * by default --record's section) and collect's table section. */
+static void set_sections(struct options *o)
+{
+	bool collect = !strcmp(o->cmd, "collect");
+	const char *records = collect ? o->records : o->section;
+
+	o->entries = (struct record_spec){ records ? records : default_record_section(o->format),
+					   o->format };
+	o->verify.entries = o->entries;
+	if (!o->section)
+		o->section = collect ? DEFAULT_TABLE : o->entries.section;
 }
 
 static void parse_args(struct options *o, int argc, char **argv)
@@ -164,9 +200,7 @@ static void parse_args(struct options *o, int argc, char **argv)
 			parse_option(o, argv, &i);
 		else
 			o->files[o->nfiles++] = argv[i];
-	if (!o->section)
-		o->section = strcmp(o->cmd, "collect") ? DEFAULT_RECORDS : DEFAULT_TABLE;
-	o->verify.section = o->section;
+	set_sections(o);
 	if (!o->verify.call_section)
 		o->verify.call_section = DEFAULT_CALL_RECORDS;
 	if (o->verify.fentry && !o->verify.fentry_sym)
@@ -206,7 +240,7 @@ static void check_args(const struct options *o)
 static int run_command(const struct options *o, struct image *img, bool name_file)
 {
 	if (!strcmp(o->cmd, "list")) {
-		struct list_opts l = { o->section, o->json, name_file, o->verify.ops_slot,
+		struct list_opts l = { o->entries, o->json, name_file, o->verify.ops_slot,
 				       o->list_cfi };
 
 		list_image(img, &l, stdout);
@@ -216,13 +250,12 @@ static int run_command(const struct options *o, struct image *img, bool name_fil
 		return verify_image(img, &o->verify, stdout) ? 1 : 0;
 	} else if (!strcmp(o->cmd, "collect")) {
 		uint64_t *addrs;
-		size_t n = collect_addresses(img, o->symbol, o->records ? o->records : DEFAULT_RECORDS,
-					     &addrs);
+		size_t n = collect_addresses(img, o->symbol, &o->entries, &addrs);
 
 		write_table(img, o->output, o->section, addrs, n);
 		printf("%s: %zu addresses in %s\n", o->output, n, o->section);
 	} else {
-		size_t nrecords, zeroed = sort_image(img, o->section, &nrecords);
+		size_t nrecords, zeroed = sort_image(img, &o->entries, &nrecords);
 
 		image_write(img);
 		printf("%s: sorted %zu records, zeroed %zu\n", img->path, nrecords, zeroed);

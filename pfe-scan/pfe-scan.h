@@ -90,6 +90,21 @@ struct location {
 	uint64_t off;
 };
 
+/* The format of entry records (--record): RECORD_ABS, each the address
+ * of its target (arch->record_size bytes, a pointer; a PIE's loader
+ * relocates it), or RECORD_REL32, the plugin's record=rel32: the signed
+ * 32-bit distance from the record to its target (arch.h's
+ * PFE_REL32_RECORD_SIZE and pfe_rel32_target), which the link resolves.
+ * Call-site records (fentry's __mcount_loc) are always RECORD_ABS.
+ * pfe-scan-elf.c is the one place that knows what each format is. */
+enum record_format { RECORD_ABS, RECORD_REL32 };
+
+/* Which records to read: every section of a name, in one format. */
+struct record_spec {
+	const char *section;
+	enum record_format format;
+};
+
 struct record {
 	size_t rec_sec;          /* the record section holding it */
 	uint64_t slot;           /* offset of the record in that section */
@@ -114,7 +129,8 @@ struct image {
 	GElf_Ehdr eh;
 	const struct pfe_arch *arch;   /* its table, arch-hooks/arch.h */
 	bool relocatable;        /* ET_REL: records are resolved through relocations */
-	unsigned ptr_size;
+	unsigned ptr_size;       /* an address (ELF class): GOT entries, the ops slot,
+				    collect's table; records: record_size() */
 	struct section *secs;
 	size_t nsecs;
 	struct func *funcs;      /* STT_FUNC symbols, sorted by location */
@@ -158,11 +174,24 @@ const char *linked_section(const struct image *img, size_t rs);
 bool find_symbol_addr(struct image *img, const char *name, uint64_t *addr);
 size_t record_sections(struct image *img, const char *name, size_t **out);
 size_t absolute_symbols(struct image *img, const char *prefix, struct named_value **out);
-size_t read_records(struct image *img, size_t rec_sec, struct record **out);
-/* The records of every section named NAME that point somewhere (zero
+/* The entry record section a format's records are in by default. */
+const char *default_record_section(enum record_format format);
+/* Bytes of one record of FORMAT. */
+unsigned record_size(const struct image *img, enum record_format format);
+size_t read_records(struct image *img, size_t rec_sec, enum record_format format,
+		    struct record **out);
+/* The records of every section SPEC names that point somewhere (zero
  * slots left out), section after section; how many.  *NSECS (unless
  * NULL) gets how many such sections there are. */
-size_t named_records(struct image *img, const char *name, struct record **out, size_t *nsecs);
+size_t named_records(struct image *img, const struct record_spec *spec, struct record **out,
+		     size_t *nsecs);
+/* What a linked file's record of FORMAT at address AT holds to point at
+ * TARGET (0: no record). */
+uint64_t encode_linked_record(struct image *img, enum record_format format, uint64_t at,
+			      uint64_t target);
+/* Whether the loader relocates a linked file's records of FORMAT (each
+ * then has an R_*_RELATIVE dynamic relocation). */
+bool loader_relocates(const struct image *img, enum record_format format);
 
 /* A relocation that applies to a record slot. */
 struct slot_reloc {
@@ -172,8 +201,14 @@ struct slot_reloc {
 	GElf_Rela rela;          /* r_offset made an offset in the record section;
 				    r_addend 0 for REL */
 };
-size_t slot_relocs(struct image *img, size_t rec_sec, struct slot_reloc **out);
+size_t slot_relocs(struct image *img, size_t rec_sec, enum record_format format,
+		   struct slot_reloc **out);
 void update_slot_reloc(struct image *img, size_t rec_sec, const struct slot_reloc *r);
+/* Does an object's relocation R of a record of FORMAT give the record's
+ * own address, not its target (riscv rel32's SUB32)?  It stays with the
+ * slot when sort moves the target. */
+bool reloc_of_slot(const struct image *img, enum record_format format,
+		   const struct slot_reloc *r);
 /* Little-endian loads and stores: arch-hooks/arch.c's. */
 static inline uint64_t load_le(const uint8_t *p, unsigned size)
 {
@@ -267,7 +302,7 @@ uint32_t kcfi_masked(const struct image *img, uint32_t typeid);
 
 /* pfe-scan-list.c */
 struct list_opts {
-	const char *section;     /* record section */
+	struct record_spec records;
 	bool json;
 	bool name_file;          /* start each line with the file's name */
 	bool ops_slot;           /* show the 8 bytes before each entry */
@@ -280,14 +315,14 @@ void list_image(struct image *img, const struct list_opts *opts, FILE *out);
 struct verify_opts {
 	bool have_entry;         /* --entry=M,N: check the entry records */
 	unsigned m, n;
-	const char *section;
+	struct record_spec entries; /* the entry records */
 	bool all;
 	const char **exclude;
 	size_t nexclude;
 	bool fentry;             /* --fentry[=SYM] or --fentry-nop */
 	const char *fentry_sym;  /* what the call goes to */
 	bool fentry_nop;         /* the NOP form instead of the call */
-	const char *call_section;/* where the call-site records are */
+	const char *call_section;/* where the call-site records are (RECORD_ABS) */
 	bool ops_slot;           /* --ops-slot[=SYM] */
 	const char *ops_sym;     /* what the slot holds; NULL: 0 or the NOPs */
 	enum cfi_layout cfi;     /* --cfi=clang|fixed: where the kCFI hash must be */
@@ -298,12 +333,12 @@ unsigned verify_image(struct image *img, const struct verify_opts *opts, FILE *o
 void list_traps(struct image *img, bool name_file, FILE *out);
 
 /* pfe-scan-collect.c */
-size_t collect_addresses(struct image *img, const char *symbol, const char *section,
-			 uint64_t **out);
+size_t collect_addresses(struct image *img, const char *symbol,
+			 const struct record_spec *records, uint64_t **out);
 void write_table(struct image *img, const char *path, const char *section,
 		 const uint64_t *addrs, size_t n);
 
 /* pfe-scan-sort.c: returns the number of records zeroed. */
-size_t sort_image(struct image *img, const char *section, size_t *nrecords);
+size_t sort_image(struct image *img, const struct record_spec *spec, size_t *nrecords);
 
 #endif
