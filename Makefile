@@ -18,6 +18,8 @@
 #                                against LLVM XRay (scripts/bench-runtime.sh);
 #                                pfe-trace record against uftrace and XRay
 #                                (scripts/bench-trace.sh)
+#   make layouts-table           the layouts of pfe, GCC 16 and Clang 21, each
+#                                cell measured (testsuite/layouts-table.md)
 #   make runtime [CC=...]        build/<CC>-runtime/libpfe.a, libpfe.so,
 #                                libpfe-trace.so (runtime/, scripts/pfe-trace)
 #                                for CC's target (x86_64, aarch64, riscv64);
@@ -174,6 +176,11 @@ demo:
 	$(MAKE) -s all
 	sh scripts/demo.sh $(CURDIR)/$(BUILD)/pfe.so $(CC)
 
+# The layouts pfe, GCC 16 and Clang 21 give, measured: testsuite/layouts-table.md.
+layouts-table: deps all
+	$(MAKE) -s CC=aarch64-linux-gnu-gcc plugin
+	sh scripts/layouts-table.sh $(CC) $(CURDIR)/$(BUILD)/pfe.so
+
 # The time budget (check-matrix.sh, PFE_BUDGET) counts from before the installs.
 check check-full: export PFE_CHECK_START := $(shell date +%s)
 check:
@@ -239,4 +246,4 @@ clean:
 
 include pfe-scan/pfe-scan.mk
 
-.PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-full check-mutants check-null check-kernel check-packages check-gcc bench clean
+.PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-full check-mutants check-null check-kernel check-packages check-gcc bench layouts-table clean
