@@ -53,7 +53,7 @@ static struct location trap_location(struct image *img, size_t rs, uint64_t i)
 				  (unsigned long long)at);
 		return (struct location){ text, r->sym_value + (uint64_t)r->addend };
 	}
-	addr = s->sh.sh_addr + at + (uint64_t)(int64_t)(int32_t)load_le(bytes + at, 4);
+	addr = pfe_rel32_target(s->sh.sh_addr + at, (uint32_t)load_le(bytes + at, 4));
 	if (!find_section_by_addr(img, addr, &sec))
 		scan_fail(img, "%s+0x%llx: points to 0x%llx, outside every section", s->name,
 			  (unsigned long long)at, (unsigned long long)addr);

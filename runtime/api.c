@@ -519,8 +519,8 @@ static void set_attachment(struct pfe_func *f, struct pfe_attachment *a)
 	atomic_store_explicit(&f->att, a, memory_order_release);
 }
 
-/* Whether F can take an attachment now (the lock held). */
-static int attachable(const struct pfe_func *f)
+/* 0 if F can be attached or toggled now (the lock held), else why not. */
+static int patchable_now(const struct pfe_func *f)
 {
 	if (!f)
 		return PFE_EINVAL;
@@ -533,7 +533,7 @@ static int attachable(const struct pfe_func *f)
 
 static int attach_locked(struct pfe_func *f, struct pfe_attachment *a)
 {
-	int err = attachable(f);
+	int err = patchable_now(f);
 
 	if (!err)
 		set_attachment(f, a);
@@ -550,13 +550,13 @@ int pfe_attach_many(struct pfe_func *const *fs, size_t n, pfe_entry_handler entr
 		return PFE_EINVAL;
 	cs = lock();
 	for (size_t i = 0; i < n && !err; i++)
-		err = attachable(fs[i]);
+		err = patchable_now(fs[i]);
 	if (!err && !(a = new_attachment(entry, exit, data)))
 		err = PFE_ENOMEM;
 	if (!err) {
 		keep_attachment(a);
 		for (size_t i = 0; i < n; i++)
-			attach_locked(fs[i], a);
+			set_attachment(fs[i], a);
 		if (n)
 			err = pfe__set_slots(fs, n);
 	}
@@ -600,13 +600,8 @@ static int toggle_many(struct pfe_func *const *fs, size_t n, bool enable)
 	int err = 0, cs = lock();
 
 	for (size_t i = 0; i < n && !err; i++) {
-		if (!fs[i])
-			err = PFE_EINVAL;
-		else if (!fs[i]->patch)
-			err = PFE_ELAYOUT;
-		else if (atomic_load(&fs[i]->obj->dead))
-			err = PFE_EUNLOADED;
-		else if (enable && !atomic_load(&fs[i]->att))
+		err = patchable_now(fs[i]);
+		if (!err && enable && !atomic_load(&fs[i]->att))
 			err = PFE_ENOHANDLER;
 	}
 	if (!err && n)

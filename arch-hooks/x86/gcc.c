@@ -130,8 +130,8 @@ static int x86_kcfi_arity(bool va_start)
 }
 
 /* Clang's X86 KCFI_CHECK: r10 = -hash + the target's word; a sum of zero
- * is a match.  (Clang takes r11 when the target is in r10; the asm
- * clobbers r10, so the target never is.) */
+ * is a match.  (Clang takes r11 when the target is in r10; pfe moves such
+ * a target into r11, kcfi_spare_reg, and back: kcfi.c, fuse.) */
 static void x86_put_kcfi_check(FILE *out, unsigned int hash, unsigned int offset)
 {
 	fprintf(out, "\tmovl\t$%u, %%%%r10d\n\taddl\t-%u(%%0), %%%%r10d\n"
