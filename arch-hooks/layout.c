@@ -17,6 +17,9 @@
  * in the fixed one (gcc-plugin/README.md, kCFI).  What counts as a hash:
  * its bytes are not NOPs (aarch64, riscv) or follow the opcode (x86_64),
  * and lie in no other function's code but the __cfi_<name> preamble's.
+ * With the ops slot (aarch64, riscv64: slot, hash, entry) a function with
+ * no hash has a zero word in its place: no hash, but a record still leads
+ * over it to the entry, and the slot is before it.
  *
  * Every per-target fact comes from the target's struct pfe_arch
  * (arch-hooks/<target>/bytes.c): its entry NOPs (i386: no `lea` padding
@@ -147,6 +150,14 @@ static bool is_preamble_of(const struct pfe_layout_func *owner, const struct pfe
 	       !strcmp(owner->name + sizeof PFE_KCFI_PREAMBLE_PREFIX - 1, f->name);
 }
 
+/* Is the word at OFF (in the window) zero: where a function with no hash
+ * has its hash on a target whose hash is a word? */
+static bool is_zero_word(const struct pfe_layout_code *c, uint64_t off)
+{
+	return !c->arch->kcfi_opcode_len && off <= c->size && c->size - off >= PFE_KCFI_HASH_SIZE &&
+	       pfe_enc_load(c->bytes + off, PFE_KCFI_HASH_SIZE) == 0;
+}
+
 /* Does F's kCFI hash have its 4 bytes at OFF?  See the top of the file
  * for what counts. */
 static bool hash_at(const struct pfe_layout_code *c, const struct pfe_layout_func *f,
@@ -161,7 +172,8 @@ static bool hash_at(const struct pfe_layout_code *c, const struct pfe_layout_fun
 		return false;
 	start = off - a->kcfi_opcode_len;
 	if (a->kcfi_opcode_len ? (c->bytes[start] & a->kcfi_opcode_mask) != a->kcfi_opcode
-			       : pfe_enc_all_entry_nops(a, c->bytes + off, PFE_KCFI_HASH_SIZE))
+			       : (pfe_enc_all_entry_nops(a, c->bytes + off, PFE_KCFI_HASH_SIZE) ||
+				  is_zero_word(c, off)))
 		return false;
 	if (c->containing(c->ctx, start, &owner) && !is_preamble_of(&owner, f))
 		return false;
@@ -178,10 +190,16 @@ bool pfe_layout_hash(const struct pfe_layout_code *c, const struct pfe_layout_fu
 	return hash_at(c, f, *at, value);
 }
 
+bool pfe_layout_hashless(const struct pfe_layout_code *c, const struct pfe_layout_func *f)
+{
+	return f->off >= PFE_KCFI_HASH_SIZE && is_zero_word(c, f->off - PFE_KCFI_HASH_SIZE);
+}
+
 /* The fixed layout puts the hash between the N NOPs and the entry: if a
- * hash sits at OFF (where the NOPs stopped) right before a function's
- * entry, that function in *F and the hash's bytes (x86_64 with its
- * opcode), else 0. */
+ * hash (or, with the ops slot, the zero word of a function without one)
+ * sits at OFF (where the NOPs stopped) right before a function's entry,
+ * that function in *F and the hash's bytes (x86_64 with its opcode),
+ * else 0. */
 static uint64_t hash_between(const struct pfe_layout_code *c, uint64_t off,
 			     struct pfe_layout_func *f)
 {
@@ -191,7 +209,7 @@ static uint64_t hash_between(const struct pfe_layout_code *c, uint64_t off,
 	uint32_t value;
 
 	if (!a->kcfi || !c->at(c->ctx, off + len, &next) || pfe_layout_is_cfi_preamble(next.name) ||
-	    !hash_at(c, &next, off + a->kcfi_opcode_len, &value))
+	    (!hash_at(c, &next, off + a->kcfi_opcode_len, &value) && !is_zero_word(c, off)))
 		return 0;
 	*f = next;
 	return len;
@@ -306,13 +324,13 @@ bool pfe_layout_leads_to_entry(const struct pfe_layout_code *c, uint64_t off)
 }
 
 void pfe_layout_slot(const struct pfe_layout_code *c, const struct pfe_layout_func *f,
-		     struct pfe_layout_slot *out)
+		     uint64_t gap, struct pfe_layout_slot *out)
 {
 	*out = (struct pfe_layout_slot){ .room = false };
-	if (f->off < PFE_SLOT_SIZE || f->off > c->size)
+	if (f->off < gap + PFE_SLOT_SIZE || f->off > c->size)
 		return;
 	out->room = true;
-	out->off = f->off - PFE_SLOT_SIZE;
+	out->off = f->off - gap - PFE_SLOT_SIZE;
 	out->value = pfe_enc_load(c->bytes + out->off, PFE_SLOT_SIZE);
 	out->nops = pfe_enc_all_entry_nops(c->arch, c->bytes + out->off, PFE_SLOT_SIZE);
 }

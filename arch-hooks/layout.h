@@ -9,7 +9,8 @@
  * the kCFI hash before the pre-entry NOPs (Clang's layout) or between them
  * and the entry (pfe's cfi-layout=fixed), the landing pad (ENDBR, BTI C),
  * the NOP bytes before and after it, the fentry call or its NOP form after
- * the NOPs, and the 8 bytes before the entry (the ops slot).
+ * the NOPs, and the ops slot: the 8 bytes before the entry, or before the
+ * fixed layout's word hash (aarch64, riscv64: slot, hash, entry).
  *
  * Part of arch-hooks/' plain-C layer (arch.h): plain C11, no GCC, no ELF,
  * no target's facts of its own: every one (entry NOPs, landing pads, the
@@ -87,7 +88,7 @@ struct pfe_layout {
 	struct pfe_enc_call call;	/* reloc_off from call_at */
 };
 
-/* The 8 bytes before a function's entry. */
+/* The ops slot: the 8 bytes before a function's entry, or before its hash. */
 struct pfe_layout_slot {
 	bool room;			/* they lie in the window */
 	uint64_t off;
@@ -116,10 +117,16 @@ bool pfe_layout_leads_to_entry(const struct pfe_layout_code *c, uint64_t off);
  * the pre NOP bytes: the clang one): its value and offset. */
 bool pfe_layout_hash(const struct pfe_layout_code *c, const struct pfe_layout_func *f,
 		     uint64_t gap, uint32_t *value, uint64_t *at);
+/* Does F have the zero word of a function with no hash right before its
+ * entry (the fixed layout with the ops slot, aarch64 and riscv64)? */
+bool pfe_layout_hashless(const struct pfe_layout_code *c, const struct pfe_layout_func *f);
 bool pfe_layout_is_cfi_preamble(const char *name);
 
+/* The 8 bytes that end GAP bytes before F's entry: 0, or, where the
+ * kCFI hash is a word between them and the entry (the ops slot with
+ * cfi=kcfi: slot, hash, entry), PFE_KCFI_HASH_SIZE. */
 void pfe_layout_slot(const struct pfe_layout_code *c, const struct pfe_layout_func *f,
-		     struct pfe_layout_slot *out);
+		     uint64_t gap, struct pfe_layout_slot *out);
 
 /* The NOP form of F's entry call among the NOPs after its pad, at a NOP
  * boundary, or right after them and x86's pushes: at HINT (its record;

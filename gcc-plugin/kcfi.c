@@ -87,11 +87,19 @@ void pfe_kcfi_check_options(void)
 	if (pfe_opts.cfi_arity && !pfe_backend->kcfi_arity)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi-arity%> is for %s only (as "
 			  "%<-fsanitize-kcfi-arity%> of Clang 21)", "x86_64");
-	if (pfe_opts.ops_slot)
+	/* The ops slot goes before the hash, which stays right before the
+	 * entry (arm64's CALL_OPS with kCFI): the fixed layout, where the
+	 * hash is a data word (x86's is the __cfi_ preamble's code). */
+	if (pfe_opts.ops_slot && pfe_backend->kcfi_symbol)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> and "
-			  "%<-fplugin-arg-pfe-ops-slot%>: the slot must be the 8 "
-			  "bytes right before the entry, and so must the hash "
-			  "(fixed layout) or the NOPs after it (clang layout)");
+			  "%<-fplugin-arg-pfe-ops-slot%> are for %s and %s only "
+			  "(where the hash is a word that the slot can precede)",
+			  "aarch64", "riscv64");
+	if (pfe_opts.ops_slot && !layout_fixed())
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> and "
+			  "%<-fplugin-arg-pfe-ops-slot%> want "
+			  "%<-fplugin-arg-pfe-cfi-layout=fixed%> (the slot, then "
+			  "the hash, then the entry)");
 }
 
 /* Report that TYPE (part of FNTYPE, the type of WHAT) has no Clang hash. */
@@ -221,7 +229,10 @@ void pfe_kcfi_put_before_nops(FILE *out, const struct pfe_plan *plan)
 {
 	if (!plan->kcfi || (!plan->kcfi_hashed && !pfe_backend->kcfi_pad))
 		return;
-	if (pfe_backend->kcfi_align_log2())
+	/* The ops slot's alignment is the hash's too (and a second one
+	 * would be a second padding in a riscv object, trimmed only when
+	 * linked: slot and hash apart until then). */
+	if (pfe_backend->kcfi_align_log2() && !plan->ops_slot)
 		fprintf(out, "\t.p2align\t%u\n", pfe_backend->kcfi_align_log2());
 	if (plan->kcfi_hashed && !layout_fixed())
 		put_hash(out, plan, pad_bytes(plan));
@@ -229,11 +240,17 @@ void pfe_kcfi_put_before_nops(FILE *out, const struct pfe_plan *plan)
 		put_pad(out, pad_bytes(plan));
 }
 
-/* emit.c, after the pre-entry NOPs: the hash in the fixed layout. */
+/* emit.c, after the pre-entry NOPs: the hash in the fixed layout; with the
+ * ops slot, a zero word in place of a hash (a function no pointer may
+ * reach), so that every slot is at the same distance before its entry. */
 void pfe_kcfi_put_after_nops(FILE *out, const struct pfe_plan *plan)
 {
-	if (plan->kcfi && plan->kcfi_hashed && layout_fixed())
+	if (!plan->kcfi || !layout_fixed())
+		return;
+	if (plan->kcfi_hashed)
 		put_hash(out, plan, 0);
+	else if (plan->ops_slot)
+		pfe_backend->put_kcfi_hash(out, 0, -1);
 }
 
 /* The .kcfi_traps entry of the trap at .Lkcfi_trap%=: its offset from the

@@ -45,7 +45,7 @@ static void print_json_slot(struct image *img, const struct site *site, FILE *ou
 	struct ops_slot slot = { 0 };
 
 	if (site->func)
-		describe_slot(img, site->func, &slot);
+		find_slot(img, site->func, &slot);
 	json_string(out, "slot", slot.room && slot.aligned ? slot_text(img, &slot) : "");
 	fprintf(out, ",\"slot_nops\":%d,\"slot_aligned\":%d", slot.nops ? 1 : 0,
 		slot.room && slot.aligned ? 1 : 0);
@@ -114,7 +114,7 @@ static void print_text(struct image *img, const struct list_opts *opts, const st
 	if (opts->ops_slot && site->func) {
 		struct ops_slot slot;
 
-		describe_slot(img, site->func, &slot);
+		find_slot(img, site->func, &slot);
 		fprintf(out, " slot=%s", slot_summary(img, &slot));
 	}
 	if (opts->cfi && site->cfi.found)

@@ -282,6 +282,16 @@ bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, stru
 	return out->found;
 }
 
+/* Has F the zero word of a function with no hash before its entry? */
+bool cfi_hashless(struct image *img, const struct func *f)
+{
+	struct section_code sc;
+	struct pfe_layout_func lf;
+
+	layout_func(f, &lf);
+	return pfe_layout_hashless(section_code(img, f->sec, &sc), &lf);
+}
+
 /* Will the slot at OFF of an object's code section SEC be 8-aligned once
  * linked?  Where the linker still aligns code (riscv's R_RISCV_ALIGN, whose
  * padding it trims), the last such padding before OFF must end exactly
@@ -317,7 +327,7 @@ static const struct reloc *reloc_in_slot(struct image *img, size_t sec, uint64_t
 	return NULL;
 }
 
-void describe_slot(struct image *img, const struct func *f, struct ops_slot *slot)
+void describe_slot(struct image *img, const struct func *f, uint64_t gap, struct ops_slot *slot)
 {
 	struct section_code sc;
 	struct pfe_layout_func lf;
@@ -327,7 +337,7 @@ void describe_slot(struct image *img, const struct func *f, struct ops_slot *slo
 	uint64_t off;
 
 	layout_func(f, &lf);
-	pfe_layout_slot(section_code(img, f->sec, &sc), &lf, &ls);
+	pfe_layout_slot(section_code(img, f->sec, &sc), &lf, gap, &ls);
 	*slot = (struct ops_slot){ 0 };
 	if (!ls.room)
 		return;
@@ -347,6 +357,21 @@ void describe_slot(struct image *img, const struct func *f, struct ops_slot *slo
 		slot->addend = r->addend;
 	else if (r && r->offset + img->ptr_size <= f->off)	/* REL: in place */
 		slot->addend = (int64_t)load_le(b + r->offset, img->ptr_size);
+}
+
+/* F's slot wherever it is: right before the entry, or, where that is not
+ * 8-aligned and the kCFI hash is a word, before the word before the entry
+ * (slot, hash, entry), if that one is. */
+void find_slot(struct image *img, const struct func *f, struct ops_slot *slot)
+{
+	struct ops_slot after_hash;
+
+	describe_slot(img, f, 0, slot);
+	if (slot->aligned || !img->arch->kcfi || img->arch->kcfi_opcode_len)
+		return;
+	describe_slot(img, f, PFE_KCFI_HASH_SIZE, &after_hash);
+	if (after_hash.aligned)
+		*slot = after_hash;
 }
 
 /* What the slot holds as text: SYM[+-0xADDEND] (a relocation), else its

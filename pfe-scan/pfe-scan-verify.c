@@ -270,15 +270,24 @@ static bool slot_holds_symbol(struct image *img, const struct verify_state *st,
 	       (img->ptr_size == SLOT_SIZE || slot->value >> 32 == 0);
 }
 
-/* The 8 bytes before F's entry: 8-aligned, holding SYM (--ops-slot=SYM),
- * or 0 or the patch area's 8 bytes of pre-entry NOPs (--ops-slot). */
+/* Where the ops slot ends before the entry: right there, or, with --cfi=fixed
+ * on a target whose hash is a word, before that word (slot, hash, entry: the
+ * plugin's ops-slot with cfi=kcfi). */
+static uint64_t slot_gap(const struct image *img, const struct verify_opts *opts)
+{
+	return opts->cfi == CFI_FIXED && !img->arch->kcfi_opcode_len ? PFE_KCFI_HASH_SIZE : 0;
+}
+
+/* The 8 bytes before F's entry (or its hash: slot_gap): 8-aligned, holding
+ * SYM (--ops-slot=SYM), or 0 or the patch area's 8 bytes of pre-entry NOPs
+ * (--ops-slot). */
 static unsigned check_slot(struct image *img, const struct verify_opts *opts,
 			   const struct verify_state *st, const struct func *f, FILE *out)
 {
 	struct ops_slot slot;
 	const char *held;
 
-	describe_slot(img, f, &slot);
+	describe_slot(img, f, slot_gap(img, opts), &slot);
 	if (!slot.room)
 		return problem(out, f->name, 0, "no room for the ops slot before the entry");
 	if (!slot.aligned)
@@ -402,6 +411,10 @@ static unsigned check_cfi(struct image *img, const struct verify_opts *opts,
 	uint32_t typeid;
 
 	if (!cfi_hash_before(img, f, gap, &h)) {
+		/* A local function whose address is not taken: none, as Clang,
+		 * but with the ops slot its zero word keeps the slot in place. */
+		if (fixed && f->local && cfi_hashless(img, f))
+			return 0;
 		if (other != gap && cfi_hash_before(img, f, other, &h))
 			return problem(out, f->name, 0, "kCFI hash 0x%08lx %llu bytes before the "
 				       "entry, where the %s layout puts it; the %s layout wants it "

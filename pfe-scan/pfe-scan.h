@@ -261,7 +261,7 @@ struct site {
 	uint64_t call_len;
 };
 
-/* The 8 bytes right before a function's entry (the ops slot). */
+/* The ops slot: the 8 bytes before a function's entry, or its word hash. */
 struct ops_slot {
 	bool room;                /* they lie in the function's section */
 	bool aligned;             /* at a multiple of 8 (after linking, in objects) */
@@ -287,9 +287,13 @@ void resolve_call(struct image *img, struct location at, const struct call *call
 const char *call_dest_name(struct image *img, size_t sec, const struct call_dest *dest);
 bool find_nop_call(struct image *img, const struct func *f, const struct location *hint,
 		   int want_units, struct location *at, unsigned *units);
-void describe_slot(struct image *img, const struct func *f, struct ops_slot *slot);
+/* F's slot, GAP bytes before its entry (pfe_layout_slot); find_slot: where
+ * it is 8-aligned, for list. */
+void describe_slot(struct image *img, const struct func *f, uint64_t gap, struct ops_slot *slot);
+void find_slot(struct image *img, const struct func *f, struct ops_slot *slot);
 const char *slot_text(struct image *img, const struct ops_slot *slot);
 bool cfi_hash_before(struct image *img, const struct func *f, uint64_t gap, struct cfi_hash *out);
+bool cfi_hashless(struct image *img, const struct func *f);
 
 /* pfe-scan-cfi.c */
 enum cfi_layout { CFI_NONE, CFI_CLANG, CFI_FIXED };

@@ -175,7 +175,10 @@ static void drop_left_frames(uintptr_t cfa)
 	in_handler = guard;
 }
 
-static void dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
+/* A call of the function whose patched call returns to KEY, whose slot
+ * holds A (NULL: the lookup trampoline, or a slot not written yet), GAP
+ * bytes before its entry (pfe__slot_gap). */
+static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, struct pfe_regs *regs)
 {
 	struct pfe_func *f = NULL;
 	struct pfe_call call;
@@ -183,7 +186,7 @@ static void dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *r
 	bool tail;
 
 	if (a) {
-		fn = pfe__slot_entry(key);
+		fn = pfe__slot_entry(key, gap);
 	} else {
 		/* The lookup trampoline, or a slot not written yet. */
 		if (!(f = pfe__lookup_key(key))) {
@@ -226,14 +229,26 @@ static void dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *r
 	in_handler = 0;
 }
 
-/* In a read section (pfe_synchronize). */
-void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
+/* call_entry in a read section (pfe_synchronize). */
+static void dispatch(struct pfe_attachment *a, uintptr_t key, unsigned gap, struct pfe_regs *regs)
 {
 	unsigned epoch = pfe__read_begin();
 
-	dispatch(a, key, regs);
+	call_entry(a, key, gap, regs);
 	pfe__read_end(epoch);
 }
+
+void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
+{
+	dispatch(a, key, 0, regs);
+}
+
+#if PFE_SLOT_AFTER_HASH
+void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
+{
+	dispatch(a, key, PFE_KCFI_HASH_SIZE, regs);
+}
+#endif
 
 void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 {

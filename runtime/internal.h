@@ -210,10 +210,8 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  * saves the registers as struct pfe_regs, runtime/pfe.h, lays them out)
  *
  *   PFE_SLOT_BIAS        the patched call's length: the ops slot, from the
- *                        key, is ((key - PFE_SLOT_BIAS) & ~7) - 8, as the
- *                        trampolines compute it (its first byte is less
- *                        than 8 bytes past the 8-aligned entry when the
- *                        slot serves)
+ *                        key, is ((key - PFE_SLOT_BIAS - gap) & ~7) - 8,
+ *                        as the trampolines compute it (pfe__slot_entry)
  *   PFE_NARG_REGS        integer argument registers; pfe__arg_reg(R, I)
  *                        is the saved one, NULL past them
  *   PFE_STACK_ARG(R, I)  stack argument I (the first after the registers)
@@ -243,6 +241,11 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *                        flush_icache call is of every hart's whole
  *                        icache); 0: one per edit (aarch64: DC/IC of its
  *                        lines; x86: none needed, the calls are empty)
+ *   PFE_SLOT_AFTER_HASH  1: an ops slot may also sit before a kCFI hash
+ *                        word (slot, hash, entry: the plugin's ops-slot
+ *                        with cfi=kcfi, aarch64 and riscv64), served by
+ *                        pfe__tramp_slot_after_hash; 0: x86, whose hash
+ *                        is code (the plugin refuses the layout)
  */
 #if defined(__x86_64__)
 #define PFE_SLOT_BIAS 5
@@ -263,6 +266,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_PROC_MEM_WRITES 1
 #define PFE_CODE_SPANS 1
 #define PFE_FLUSH_PER_PHASE 0
+#define PFE_SLOT_AFTER_HASH 0
 #elif defined(__i386__)
 /* cdecl: every argument on the stack, in 4-byte slots. */
 #define PFE_SLOT_BIAS 5
@@ -282,6 +286,7 @@ static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_PROC_MEM_WRITES 1
 #define PFE_CODE_SPANS 1
 #define PFE_FLUSH_PER_PHASE 0
+#define PFE_SLOT_AFTER_HASH 0
 #elif defined(__aarch64__)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -299,6 +304,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_PROC_MEM_WRITES 1
 #define PFE_CODE_SPANS 0
 #define PFE_FLUSH_PER_PHASE 0
+#define PFE_SLOT_AFTER_HASH 1
 #elif defined(__riscv)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -316,17 +322,35 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_PROC_MEM_WRITES 0
 #define PFE_CODE_SPANS 0
 #define PFE_FLUSH_PER_PHASE 1
+#define PFE_SLOT_AFTER_HASH 1
 #else
 #error "libpfe: no trampolines for this target (x86_64, i386, aarch64, riscv64)"
 #endif
 
-/* The entry of a function dispatched through its ops slot, from its key:
- * the patched call's first byte is less than 8 bytes past the 8-aligned
- * entry; the slot is the 8 bytes before it (tramp-<target>.S computes the
- * same). */
-static inline uintptr_t pfe__slot_entry(uintptr_t key)
+#if PFE_SLOT_AFTER_HASH
+HIDDEN void pfe__tramp_slot_after_hash(void);
+/* pfe__dispatch for pfe__tramp_slot_after_hash. */
+HIDDEN void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs);
+#define PFE_TRAMP_SLOT_AFTER_HASH ((uintptr_t)pfe__tramp_slot_after_hash)
+#else
+#define PFE_TRAMP_SLOT_AFTER_HASH ((uintptr_t)0)
+#endif
+
+/* The bytes between the ops slot of a function entered at ENTRY and its
+ * entry: its kCFI hash where the entry is 4 past an 8-aligned slot (slot,
+ * hash, entry), else none. */
+static inline unsigned pfe__slot_gap(uintptr_t entry)
 {
-	return (key - PFE_SLOT_BIAS) & ~(uintptr_t)7;
+	return PFE_SLOT_AFTER_HASH && entry % 8 == PFE_KCFI_HASH_SIZE ? PFE_KCFI_HASH_SIZE : 0;
+}
+
+/* The entry of a function dispatched through its ops slot, from its key
+ * and the gap between its slot and its entry: the patched call's first
+ * byte is less than 8 bytes past the entry, which is GAP past an 8-aligned
+ * address, the end of the slot (tramp-<target>.S computes the same). */
+static inline uintptr_t pfe__slot_entry(uintptr_t key, unsigned gap)
+{
+	return ((key - PFE_SLOT_BIAS - gap) & ~(uintptr_t)7) + gap;
 }
 
 #endif /* PFE_INTERNAL_H */

@@ -330,15 +330,18 @@ _Static_assert(PFE_FENTRY_NONE == 0 && PFE_FENTRY_CALL == 1 && PFE_FENTRY_NOP ==
 static bool lookup_only;
 
 /* Where and how F is patched: its fentry call (or NOP form) if it has one,
- * else the NOPs after its landing pad; the ops slot when 8 zero bytes
- * precede the 8-aligned entry at or after PREV_END (the end of what comes
- * before in its section) and the trampoline's formula finds them. */
+ * else the NOPs after its landing pad; the ops slot when 8 zero bytes,
+ * 8-aligned, precede the entry (or its kCFI hash: pfe__slot_gap) at or
+ * after PREV_END (the end of what comes before in its section) and the
+ * trampoline's formula finds them. */
 static void classify(struct pfe_object *o, const struct pfe_layout_code *c, struct pfe_func *f,
 		     uintptr_t prev_end)
 {
 	const struct pfe_arch *a = pfe__arch;
 	struct pfe_layout_func lf = { .name = f->name, .off = f->addr - c->addr };
 	struct pfe_layout l;
+	uintptr_t slot;
+	unsigned gap;
 
 	pfe_layout_function(c, &lf, &l);
 	f->pad = u16(l.landing_len);
@@ -368,10 +371,11 @@ static void classify(struct pfe_object *o, const struct pfe_layout_code *c, stru
 	f->why = NULL;
 	f->key = f->pos + f->patch->ret_off;
 	f->dispatch = PFE_DISPATCH_LOOKUP;
-	if (!lookup_only && f->addr % 8 == 0 && f->pre == 0 && f->addr - 8 >= prev_end && f->addr - 8 >= o->lo &&
-	    *(const uint64_t *)(f->addr - 8) == 0 &&
-	    pfe__slot_entry(f->key) == f->addr) {
-		f->slot = f->addr - 8;
+	gap = pfe__slot_gap(f->addr);
+	slot = f->addr - gap - 8;
+	if (!lookup_only && slot % 8 == 0 && f->pre == 0 && slot >= prev_end && slot >= o->lo &&
+	    *(const uint64_t *)slot == 0 && pfe__slot_entry(f->key, gap) == f->addr) {
+		f->slot = slot;
 		f->dispatch = PFE_DISPATCH_SLOT;
 	}
 }

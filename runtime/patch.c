@@ -807,35 +807,50 @@ static uintptr_t near_page(const struct pfe_object *o)
 	return 0;
 }
 
-/* Two veneers (slot, lookup) on a page near O, written as code is; TRAMP
- * becomes their addresses. */
-static int put_veneers(struct pfe_object *o, uintptr_t tramp[2])
+/* The trampolines, in pfe__place_targets' table. */
+enum { TRAMP_SLOT, TRAMP_SLOT_AFTER_HASH, TRAMP_LOOKUP, NTRAMPS };
+
+/* F's trampoline: the lookup one, or the slot one for where its slot is. */
+static unsigned tramp_of(const struct pfe_func *f)
+{
+	if (f->dispatch == PFE_DISPATCH_LOOKUP)
+		return TRAMP_LOOKUP;
+	return f->addr - f->slot == 8 ? TRAMP_SLOT : TRAMP_SLOT_AFTER_HASH;
+}
+
+/* A veneer for each trampoline (but one that is 0: none on the target) on
+ * a page near O, written as code is; TRAMP becomes their addresses. */
+static int put_veneers(struct pfe_object *o, uintptr_t tramp[NTRAMPS])
 {
 	uintptr_t page = near_page(o);
 	unsigned stride = (pfe__arch->veneer_len + 15) & ~15u;
-	struct edit v[2];
+	struct edit v[NTRAMPS];
+	size_t n = 0;
 	int err;
 
 	if (!page)
 		return PFE_ERANGE;
-	for (int k = 0; k < 2; k++) {
-		v[k] = (struct edit){ .at = page + k * stride, .len = pfe__arch->veneer_len };
-		pfe__arch->put_veneer(v[k].bytes, v[k].at, tramp[k]);
+	for (int k = 0; k < NTRAMPS; k++) {
+		if (!tramp[k])
+			continue;
+		v[n] = (struct edit){ .at = page + k * stride, .len = pfe__arch->veneer_len };
+		pfe__arch->put_veneer(v[n++].bytes, page + k * stride, tramp[k]);
 	}
-	err = write_batch(v, 2, PROT_READ | PROT_EXEC);
+	err = write_batch(v, n, PROT_READ | PROT_EXEC);
 	if (err) {
 		munmap((void *)page, page_size);
 		return err;
 	}
-	for (int k = 0; k < 2; k++)
-		tramp[k] = v[k].at;
+	for (int k = 0; k < NTRAMPS; k++)
+		tramp[k] = tramp[k] ? page + k * stride : 0;
 	o->veneers = page;
 	return 0;
 }
 
 int pfe__place_targets(struct pfe_object *o)
 {
-	uintptr_t tramp[2] = { (uintptr_t)pfe__tramp_slot, (uintptr_t)pfe__tramp_lookup };
+	uintptr_t tramp[NTRAMPS] = { (uintptr_t)pfe__tramp_slot, PFE_TRAMP_SLOT_AFTER_HASH,
+				     (uintptr_t)pfe__tramp_lookup };
 	bool need = false;
 	int err;
 
@@ -843,7 +858,7 @@ int pfe__place_targets(struct pfe_object *o)
 		struct pfe_func *f = &o->funcs[i];
 
 		if (f->patch)
-			need |= !in_reach(f, tramp[f->dispatch == PFE_DISPATCH_LOOKUP]);
+			need |= !in_reach(f, tramp[tramp_of(f)]);
 	}
 	if (need && (err = put_veneers(o, tramp)) != 0)
 		return err;
@@ -852,7 +867,7 @@ int pfe__place_targets(struct pfe_object *o)
 
 		if (!f->patch)
 			continue;
-		f->target = tramp[f->dispatch == PFE_DISPATCH_LOOKUP];
+		f->target = tramp[tramp_of(f)];
 		if (!in_reach(f, f->target)) {
 			f->patch = NULL;
 			f->dispatch = PFE_DISPATCH_NONE;

@@ -8,7 +8,9 @@
  * (a return is no indirect branch for BTI: no landing pad is needed after
  * the bl).  pfe__tramp_slot passes what
  * the function's ops slot holds (its attachment), the 8 bytes before the
- * 8-aligned entry, ((key - 8) & ~7) - 8 (internal.h); pfe__tramp_lookup
+ * 8-aligned entry, ((key - 8) & ~7) - 8 (internal.h), and
+ * pfe__tramp_slot_after_hash the 8 before a kCFI hash word before the
+ * entry (slot, hash, entry: ops-slot with cfi=kcfi); pfe__tramp_lookup
  * passes 0.
  *
  * Clobbered: x9-x17 and NZCV, which the ABI lets a callee clobber at its
@@ -82,17 +84,24 @@
 	.cfi_endproc
 .endm
 
-	.globl	pfe__tramp_slot
-	.hidden	pfe__tramp_slot
-	.type	pfe__tramp_slot, %function
-pfe__tramp_slot:
+/* A slot trampoline: the ops slot ends GAP bytes before the entry, at
+ * ((key - 8 - GAP) & ~7) (internal.h, pfe__slot_entry); DISPATCH knows GAP. */
+.macro SLOT_TRAMP name, gap, dispatch
+	.globl	\name
+	.hidden	\name
+	.type	\name, %function
+\name:
 	SAVE
-	sub	x0, x30, #8
+	sub	x0, x30, #(8 + \gap)
 	and	x0, x0, #~7
 	ldur	x0, [x0, #-8]
-	bl	pfe__dispatch
+	bl	\dispatch
 	RESTORE
-	.size	pfe__tramp_slot, .-pfe__tramp_slot
+	.size	\name, .-\name
+.endm
+
+	SLOT_TRAMP pfe__tramp_slot, 0, pfe__dispatch
+	SLOT_TRAMP pfe__tramp_slot_after_hash, 4, pfe__dispatch_after_hash
 
 	.globl	pfe__tramp_lookup
 	.hidden	pfe__tramp_lookup

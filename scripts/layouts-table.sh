@@ -169,9 +169,19 @@ row "a line-table row at the first NOP (-g)" "$p" \
 	"$(cell gcc16 g7 row_nop -O2 -g -fpatchable-function-entry=4,2 one.c)" \
 	"$(cell clang21 c7 row_nop -O2 -g -fpatchable-function-entry=4,2 one.c)"
 
-built() { echo built; }
-row "aarch64: the ops slot (CALL_OPS) and kCFI together" \
-	"$(cell aarch64-pfe p8 built -O2 -fplugin-arg-pfe-entry=4,2 -fplugin-arg-pfe-ops-slot -fplugin-arg-pfe-cfi=kcfi one.c)" \
+# Where the slot and the hash of NAME.o's functions are, as pfe-scan
+# verify reads them (aarch64, 2 NOPs of slot before the hash).
+slot_then_hash() {
+	if "$top/build/pfe-scan" verify --entry=4,2 --ops-slot --cfi=fixed --all "$name.o" > "$name.scan" 2>&1; then
+		echo "slot (the 2 NOPs) 8-aligned at E-12, hash at E-4"
+	else
+		echo "wrong: $(head -1 "$name.scan")"
+	fi
+}
+p=$(cell aarch64-pfe p8 slot_then_hash -O2 -fplugin-arg-pfe-entry=4,2 -fplugin-arg-pfe-ops-slot \
+	-fplugin-arg-pfe-cfi=kcfi -fplugin-arg-pfe-cfi-layout=fixed one.c)
+want "the ops slot and kCFI" "$p" "slot (the 2 NOPs) 8-aligned at E-12, hash at E-4"
+row "aarch64: the ops slot (CALL_OPS) and kCFI together" "$p" \
 	"no option (the kernel's Kconfig: CALL_OPS depends on !CFI)" "no option (the same)"
 
 {

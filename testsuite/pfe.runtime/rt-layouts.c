@@ -4,6 +4,8 @@
  * each failure and exiting 1 if any:
  *   - the target functions are found by name, patchable, with the
  *     dispatch expected (PFE_WANT_SLOT: through the ops slot, else lookup)
+ *     (PFE_WANT_SLOT_AFTER_HASH: the slot before the kCFI hash, 4 past
+ *     its end)
  *     and, when given, PFE_WANT_PRE / PFE_WANT_POST NOP bytes;
  *   - disabled, calls reach no handler; enabled, each call exactly one,
  *     with the function's address, its return address (in main) and its
@@ -132,6 +134,10 @@ static struct pfe_func *check_found(const char *name)
 	printf("%s: pre %u pad %u post %u fentry %d slot %d dispatch %d%s%s\n", name, info.pre_bytes,
 	       info.pad_bytes, info.post_bytes, info.fentry, info.ops_slot, info.dispatch,
 	       info.why ? ": " : "", info.why ? info.why : "");
+#ifdef PFE_WANT_SLOT_AFTER_HASH
+	/* slot, hash, entry: the entry 4 past the 8-aligned slot's end. */
+	CHECK((uintptr_t)info.addr % 8 == 4, "%s at %p: no 8-aligned slot before its hash", name, info.addr);
+#endif
 #ifdef PFE_WANT_SLOT
 	CHECK(info.dispatch == PFE_DISPATCH_SLOT, "%s: dispatch %d, want the ops slot", name, info.dispatch);
 #else
