@@ -360,14 +360,16 @@ void describe_slot(struct image *img, const struct func *f, uint64_t gap, struct
 }
 
 /* F's slot wherever it is: right before the entry, or, where that is not
- * 8-aligned and the kCFI hash is a word, before the word before the entry
- * (slot, hash, entry), if that one is. */
+ * 8-aligned and a word hash (or the zero word of none) is right before
+ * the entry, before that word (slot, hash, entry), if that one is. */
 void find_slot(struct image *img, const struct func *f, struct ops_slot *slot)
 {
 	struct ops_slot after_hash;
+	struct cfi_hash h;
 
 	describe_slot(img, f, 0, slot);
-	if (slot->aligned || !img->arch->kcfi || img->arch->kcfi_opcode_len)
+	if (slot->aligned || !img->arch->kcfi || img->arch->kcfi_opcode_len ||
+	    !(cfi_hash_before(img, f, 0, &h) || cfi_hashless(img, f)))
 		return;
 	describe_slot(img, f, PFE_KCFI_HASH_SIZE, &after_hash);
 	if (after_hash.aligned)

@@ -169,20 +169,29 @@ row "a line-table row at the first NOP (-g)" "$p" \
 	"$(cell gcc16 g7 row_nop -O2 -g -fpatchable-function-entry=4,2 one.c)" \
 	"$(cell clang21 c7 row_nop -O2 -g -fpatchable-function-entry=4,2 one.c)"
 
-# Where the slot and the hash of NAME.o's functions are, as pfe-scan
-# verify reads them (aarch64, 2 NOPs of slot before the hash).
-slot_then_hash() {
-	if "$top/build/pfe-scan" verify --entry=4,2 --ops-slot --cfi=fixed --all "$name.o" > "$name.scan" 2>&1; then
+# Where the slot and the hash of NAME.o's functions are, as pfe-scan reads
+# them (aarch64, 2 NOPs before the entry: the slot): the thread's layout
+# (verify --ops-slot --cfi=fixed passes), or Clang's (the hash before the
+# NOPs: verify --cfi=clang passes; list --ops-slot says what the 8 bytes
+# before the entry are).
+slot_and_hash() {
+	scan=$top/build/pfe-scan
+	if "$scan" verify --entry=4,2 --ops-slot --cfi=fixed --all "$name.o" > "$name.scan" 2>&1; then
 		echo "slot (the 2 NOPs) 8-aligned at E-12, hash at E-4"
+	elif "$scan" verify --entry=4,2 --cfi=clang --all "$name.o" > /dev/null 2>&1; then
+		echo "hash at E-12, then the 2 NOPs: slot=$("$scan" list --ops-slot "$name.o" |
+			sed -n 's/^one .* slot=\([^ ]*\).*/\1/p')"
 	else
 		echo "wrong: $(head -1 "$name.scan")"
 	fi
 }
-p=$(cell aarch64-pfe p8 slot_then_hash -O2 -fplugin-arg-pfe-entry=4,2 -fplugin-arg-pfe-ops-slot \
+p=$(cell aarch64-pfe p8 slot_and_hash -O2 -fplugin-arg-pfe-entry=4,2 -fplugin-arg-pfe-ops-slot \
 	-fplugin-arg-pfe-cfi=kcfi -fplugin-arg-pfe-cfi-layout=fixed one.c)
 want "the ops slot and kCFI" "$p" "slot (the 2 NOPs) 8-aligned at E-12, hash at E-4"
-row "aarch64: the ops slot (CALL_OPS) and kCFI together" "$p" \
-	"no option (the kernel's Kconfig: CALL_OPS depends on !CFI)" "no option (the same)"
+row "aarch64: the ops slot (CALL_OPS: -fpatchable-function-entry=4,2, functions 8-aligned) and kCFI together" "$p" \
+	"no option (no kCFI)" \
+	"$(cell clang21 c8 slot_and_hash --target=aarch64-linux-gnu -O2 -falign-functions=8 \
+		-fpatchable-function-entry=4,2 -fsanitize=kcfi one.c)"
 
 {
 	echo "Layouts, x86_64 unless said: pfe ($cc), the sid chroot's gcc-16 and clang-21."
