@@ -64,6 +64,10 @@ while getopts p:c:t:m:vr opt; do
 done
 all_pkgs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ print $1 }')
 pkgs=${pkgs:-$all_pkgs}
+for p in $pkgs; do
+	printf '%s\n' "$all_pkgs" | grep -qxF "$p" ||
+		die "-p $p: not in testsuite/packages (one of: $(echo $all_pkgs))"
+done
 gccs=${gccs:-gcc-12 gcc-7}
 targets=${targets:-x86_64 aarch64}
 modes=${modes:-native a b c}
@@ -203,9 +207,11 @@ run_tests() {
 }
 
 # count_records DIR: pfe-scan list of the shared libraries built in DIR
-# into records; prints how many.
+# into records; prints how many.  Only ELF files: Meson keeps a
+# lib*.so*.symbols text file beside each library.
 count_records() {
 	find "$1" -name 'lib*.so*' -type f ! -path '*/CMakeFiles/*' | sort | while read -r l; do
+		head -c 4 "$l" | grep -q ELF || continue
 		"$pfe_scan" list "$l" 2>&1 | sed "s|^|${l#"$1"/}: |"
 	done > records
 	wc -l < records | tr -d ' '
@@ -318,9 +324,13 @@ mode_env() {
 	if [ "$mode" = b ]; then
 		$cc -c -o "$dir/garble-fentry.o" "$top/testsuite/pfe.run/garble-fentry-$target.S" || return 1
 		# In CFLAGS too: some Makefiles replace LDFLAGS (jansson's test/bin).
-		CFLAGS="$CFLAGS -fplugin-arg-pfe-fentry=pfe_garble_fentry -Wl,$dir/garble-fentry.o"
-		CXXFLAGS="$CXXFLAGS -fplugin-arg-pfe-fentry=pfe_garble_fentry -Wl,$dir/garble-fentry.o"
-		LDFLAGS="$LDFLAGS -Wl,$dir/garble-fentry.o"
+		# Meson drops "-Wl,FILE" from both but keeps a plain FILE in
+		# LDFLAGS, which is where it links (its sanity check too).
+		hook=-Wl,$dir/garble-fentry.o
+		[ "$build" != meson ] || hook=
+		CFLAGS="$CFLAGS -fplugin-arg-pfe-fentry=pfe_garble_fentry $hook"
+		CXXFLAGS="$CXXFLAGS -fplugin-arg-pfe-fentry=pfe_garble_fentry $hook"
+		LDFLAGS="$LDFLAGS ${hook:-$dir/garble-fentry.o}"
 	fi
 	export CC CXX CFLAGS CXXFLAGS CPPFLAGS LDFLAGS
 	printf 'CC=%s\nCXX=%s\nCFLAGS=%s\nCXXFLAGS=%s\nCPPFLAGS=%s\nLDFLAGS=%s\n' \
