@@ -6,7 +6,7 @@
  * a landing pad (NOPs before ENDBR/BTI break IBT/BTI); with -DPFE_LANDING
  * (built with -fcf-protection or -mbranch-protection) the functions below,
  * whose addresses are taken, must start with one.  Problems go to stderr,
- * exit 1. */
+ * exit 1.  Built with -fopenmp, it also runs a parallel loop (sum_omp). */
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +23,21 @@ __attribute__((noinline)) int sum(int n)
 		s += chain(i);
 	return s;
 }
+
+#ifdef _OPENMP
+/* -fopenmp (distro.exp): GCC outlines the loop's body
+ * (sum_omp._omp_fn.0), which libgomp's threads run at once; it is padded
+ * and recorded as any function (check_every_record checks its record). */
+__attribute__((noinline)) static int square(int x) { return x * x; }
+__attribute__((noinline)) int sum_omp(int n)
+{
+	int s = 0;
+#pragma omp parallel for num_threads(4) reduction(+:s)
+	for (int i = 0; i < n; i++)
+		s += square(i);
+	return s;
+}
+#endif
 
 #ifdef PFE_PRE
 #include "entry-bytes.h"
@@ -140,6 +155,10 @@ static int check_records(void)
 	bad |= check_function("add3", (const void *)add3);
 	bad |= check_function("chain", (const void *)chain);
 	bad |= check_function("sum", (const void *)sum);
+#ifdef _OPENMP
+	bad |= check_function("square", (const void *)square);
+	bad |= check_function("sum_omp", (const void *)sum_omp);
+#endif
 	fprintf(stderr, "%d records checked\n",
 		(int)(__stop___patchable_function_entries -
 		      __start___patchable_function_entries));
@@ -151,6 +170,9 @@ int main(void)
 {
 	int s = sum(10);
 	printf("sum %d calls %d\n", s, calls);
+#ifdef _OPENMP
+	printf("omp %d\n", sum_omp(100));
+#endif
 #ifdef PFE_PRE
 	return check_records();
 #else
