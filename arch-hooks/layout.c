@@ -150,11 +150,16 @@ static bool is_preamble_of(const struct pfe_layout_func *owner, const struct pfe
 	       !strcmp(owner->name + sizeof PFE_KCFI_PREAMBLE_PREFIX - 1, f->name);
 }
 
+unsigned pfe_layout_slot_hash_gap(const struct pfe_arch *a)
+{
+	return a->kcfi && !a->kcfi_opcode_len ? PFE_KCFI_HASH_SIZE : 0;
+}
+
 /* Is the word at OFF (in the window) zero: where a function with no hash
  * has its hash on a target whose hash is a word? */
 static bool is_zero_word(const struct pfe_layout_code *c, uint64_t off)
 {
-	return !c->arch->kcfi_opcode_len && off <= c->size && c->size - off >= PFE_KCFI_HASH_SIZE &&
+	return pfe_layout_slot_hash_gap(c->arch) && off <= c->size && c->size - off >= PFE_KCFI_HASH_SIZE &&
 	       pfe_enc_load(c->bytes + off, PFE_KCFI_HASH_SIZE) == 0;
 }
 

@@ -121,6 +121,10 @@ bool pfe_layout_hash(const struct pfe_layout_code *c, const struct pfe_layout_fu
  * entry (the fixed layout with the ops slot, aarch64 and riscv64)? */
 bool pfe_layout_hashless(const struct pfe_layout_code *c, const struct pfe_layout_func *f);
 bool pfe_layout_is_cfi_preamble(const char *name);
+/* The bytes an ops slot ends before the entry when a kCFI hash sits
+ * between them (slot, hash, entry): PFE_KCFI_HASH_SIZE on a target whose
+ * hash is a data word (aarch64, riscv64), 0 where it is code (x86). */
+unsigned pfe_layout_slot_hash_gap(const struct pfe_arch *a);
 
 /* The 8 bytes that end GAP bytes before F's entry: 0, or, where the
  * kCFI hash is a word between them and the entry (the ops slot with

@@ -364,14 +364,14 @@ void describe_slot(struct image *img, const struct func *f, uint64_t gap, struct
  * the entry, before that word (slot, hash, entry), if that one is. */
 void find_slot(struct image *img, const struct func *f, struct ops_slot *slot)
 {
+	unsigned gap = pfe_layout_slot_hash_gap(img->arch);
 	struct ops_slot after_hash;
 	struct cfi_hash h;
 
 	describe_slot(img, f, 0, slot);
-	if (slot->aligned || !img->arch->kcfi || img->arch->kcfi_opcode_len ||
-	    !(cfi_hash_before(img, f, 0, &h) || cfi_hashless(img, f)))
+	if (slot->aligned || !gap || !(cfi_hash_before(img, f, 0, &h) || cfi_hashless(img, f)))
 		return;
-	describe_slot(img, f, PFE_KCFI_HASH_SIZE, &after_hash);
+	describe_slot(img, f, gap, &after_hash);
 	if (after_hash.aligned)
 		*slot = after_hash;
 }

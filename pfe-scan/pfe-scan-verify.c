@@ -275,7 +275,7 @@ static bool slot_holds_symbol(struct image *img, const struct verify_state *st,
  * plugin's ops-slot with cfi=kcfi). */
 static uint64_t slot_gap(const struct image *img, const struct verify_opts *opts)
 {
-	return opts->cfi == CFI_FIXED && !img->arch->kcfi_opcode_len ? PFE_KCFI_HASH_SIZE : 0;
+	return opts->cfi == CFI_FIXED ? pfe_layout_slot_hash_gap(img->arch) : 0;
 }
 
 /* The 8 bytes before F's entry (or its hash: slot_gap): 8-aligned, holding

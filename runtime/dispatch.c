@@ -246,7 +246,7 @@ void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *reg
 #if PFE_SLOT_AFTER_HASH
 void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
 {
-	dispatch(a, key, PFE_KCFI_HASH_SIZE, regs);
+	dispatch(a, key, pfe_layout_slot_hash_gap(pfe__arch), regs);
 }
 #endif
 

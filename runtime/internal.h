@@ -36,6 +36,7 @@
 
 #include "pfe.h"
 #include "../arch-hooks/arch.h"
+#include "../arch-hooks/layout.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -241,11 +242,10 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *                        flush_icache call is of every hart's whole
  *                        icache); 0: one per edit (aarch64: DC/IC of its
  *                        lines; x86: none needed, the calls are empty)
- *   PFE_SLOT_AFTER_HASH  1: an ops slot may also sit before a kCFI hash
- *                        word (slot, hash, entry: the plugin's ops-slot
- *                        with cfi=kcfi, aarch64 and riscv64), served by
- *                        pfe__tramp_slot_after_hash; 0: x86, whose hash
- *                        is code (the plugin refuses the layout)
+ *   PFE_SLOT_AFTER_HASH  1: pfe__tramp_slot_after_hash exists, for an ops
+ *                        slot before a kCFI hash word (slot, hash, entry:
+ *                        pfe_layout_slot_hash_gap); 0: x86, whose hash is
+ *                        code (the plugin refuses the layout)
  */
 #if defined(__x86_64__)
 #define PFE_SLOT_BIAS 5
@@ -341,7 +341,9 @@ HIDDEN void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, st
  * hash, entry), else none. */
 static inline unsigned pfe__slot_gap(uintptr_t entry)
 {
-	return PFE_SLOT_AFTER_HASH && entry % 8 == PFE_KCFI_HASH_SIZE ? PFE_KCFI_HASH_SIZE : 0;
+	unsigned gap = PFE_SLOT_AFTER_HASH ? pfe_layout_slot_hash_gap(pfe__arch) : 0;
+
+	return gap && entry % 8 == gap ? gap : 0;
 }
 
 /* The entry of a function dispatched through its ops slot, from its key

@@ -13,6 +13,8 @@
 #
 # Exit status 0 only if the unmutated runs passed and every mutant was
 # caught; a mutant whose sed script changes nothing is stale: a failure too.
+# --stale [NAME...]: only that check, a line "ok NAME" or "STALE NAME: why"
+# per mutant (pfe.lint/mutants.exp runs it in make check).
 # Names, test names and logs are printed with printf, never echo (dash's
 # echo rewrites the backslashes of scan-assembler patterns).
 # Debug: scripts/check-mutants.sh NAME; the copy and its logs stay in
@@ -68,23 +70,62 @@ run_part() {
 	(cd "$dir" && PFE_DIFF=quick PFE_ONCE=$once RUNTESTFLAGS="$*" sh scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags")
 }
 
+# stale NAME DIR: why mutant NAME is stale in the tree DIR: it has no sed
+# line, or names the files there that a sed script of it leaves as they
+# are (or cannot run on, and why).  Prints nothing if it mutates.
+stale() {
+	field "$1" sed | {
+		seen='' files=''
+		while read -r file script; do
+			seen=1
+			if [ ! -f "$2/$file" ]; then
+				files="$files $file (no such file)"
+			elif ! sed -e "$script" "$2/$file" > "$2/.mutant-out.$1" 2>&1; then
+				files="$files $file (sed: $(head -n 1 "$2/.mutant-out.$1"))"
+			elif cmp -s "$2/.mutant-out.$1" "$2/$file"; then
+				files="$files $file"
+			fi
+		done
+		rm -f "$2/.mutant-out.$1"
+		if [ -z "$seen" ]; then
+			echo "it has no sed line"
+		elif [ -n "$files" ]; then
+			echo "its sed scripts change nothing in$files"
+		fi
+	}
+}
+
+# Every mutant (or those named): "ok NAME" if its sed scripts change their
+# files, else "STALE NAME: ..." (pfe.lint/mutants.exp, in make check, runs
+# this: a mutant that stopped matching its code fails there, not only here).
+stale_check() {
+	status=0
+	for n in "$@"; do
+		why=$(stale "$n" "$top")
+		if [ -z "$why" ]; then
+			printf 'ok %s\n' "$n"
+		else
+			printf 'STALE %s: %s\n' "$n" "$why"
+			status=1
+		fi
+	done
+	return $status
+}
+
 # One mutant: copy, mutate, run; a line "caught NAME: ..." or "SURVIVED NAME".
 one() {
 	n=$1
 	dir=$work/$n
 	copy_tree "$dir"
-	stale=
-	field "$n" sed > "$dir/.mutant-seds"
-	while read -r file script; do
-		cp "$dir/$file" "$dir/$file.orig"
-		sed -i -e "$script" "$dir/$file"
-		cmp -s "$dir/$file" "$dir/$file.orig" && stale="$stale $file"
-		rm "$dir/$file.orig"
-	done < "$dir/.mutant-seds"
-	if [ -n "$stale" ]; then
-		printf 'STALE %s: its sed script changes nothing in%s\n' "$n" "$stale"
+	why=$(stale "$n" "$dir")
+	if [ -n "$why" ]; then
+		printf 'STALE %s: %s\n' "$n" "$why"
 		return
 	fi
+	field "$n" sed > "$dir/.mutant-seds"
+	while read -r file script; do
+		sed -i -e "$script" "$dir/$file"
+	done < "$dir/.mutant-seds"
 	add_fuzzer "$dir" "$(grep -E '^(pfe-scan/|arch-hooks/([^ /]+|[^ /]+/bytes\.c|[^ /]+/[^ /]+\.h) )' "$dir/.mutant-seds")"
 	# shellcheck disable=SC2046
 	out=$(run_part "$dir" $(field "$n" where) 2>&1)
@@ -104,6 +145,8 @@ one() {
 case ${1:-} in
 --one) one "$2"; exit 0 ;;
 --base) shift; run_part "$work/unmutated" "$@"; exit ;;
+--stale) only_stale=1; shift ;;
+*) only_stale= ;;
 esac
 
 # The names of the mutants, or of those asked for.
@@ -113,7 +156,8 @@ for n in $names; do
 	awk -v n="$n" '$1 == "mutant" && $2 == n { found = 1 } END { exit !found }' "$list" ||
 		{ printf 'check-mutants: no mutant %s in %s\n' "$n" "$list" >&2; exit 2; }
 done
-
+# shellcheck disable=SC2086 # one name a word
+[ -z "$only_stale" ] || { stale_check $names; exit; }
 
 make -s build/pfe-scan-fuzz || { echo "check-mutants: make build/pfe-scan-fuzz failed" >&2; exit 2; }
 mkdir -p "$work"
