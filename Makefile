@@ -211,8 +211,9 @@ check-null: deps
 check-gcc: deps
 	sh scripts/check-gcc.sh
 
-# The arm64 kernel twice: GCC 12 with CC_FLAGS_FTRACE set to the plugin, and
-# GCC 7.5 through pfe-cc with Kbuild unmodified.
+# The arm64 Linux 6.1 kernel twice: GCC 12 with CC_FLAGS_FTRACE set to the
+# plugin, and GCC 7.5 through pfe-cc with Kbuild unmodified; Linux 6.12 with
+# CALL_OPS twice: GCC 7.5 through pfe-cc, GCC 12 through pfe-cc --pfe.
 GCC7_AARCH64 := /var/lib/pfe/gcc-7/bin/aarch64-linux-gnu-gcc-7
 check-kernel:
 	sh scripts/install-deps.sh kernel
@@ -220,6 +221,9 @@ check-kernel:
 	sh scripts/check-kernel.sh
 	KERNEL_CC=$(GCC7_AARCH64) NATIVE_CC=aarch64-linux-gnu-gcc KERNEL_PFE=wrapper \
 		sh scripts/check-kernel.sh
+	KERNEL_CONFIG=callops KERNEL_CC=$(GCC7_AARCH64) NATIVE_CC=aarch64-linux-gnu-gcc \
+		KERNEL_PFE=wrapper sh scripts/check-kernel.sh
+	KERNEL_CONFIG=callops KERNEL_PFE=forced sh scripts/check-kernel.sh
 
 # Debian bookworm packages (testsuite/packages) built unmodified through
 # pfe-cc on GCC 12 and 7.5, x86_64 and aarch64, their own tests as native

@@ -54,6 +54,11 @@
 #include "function-abi.h"
 #endif
 
+/* GCC 7 made DECL_ALIGN read-only, set through SET_DECL_ALIGN. */
+#if BUILDING_GCC_VERSION < 7000
+#define SET_DECL_ALIGN(decl, x) (DECL_ALIGN(decl) = (x))
+#endif
+
 /* GIMPLE and the symbol table, for the files that insert statements or
  * top-level asm (kcfi.c and lto.c define PFE_NEED_GIMPLE): the headers and their order changed over the releases;
  * this order works from 4.9 (as the kernel's gcc-common.h) to 16. */

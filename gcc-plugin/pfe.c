@@ -31,6 +31,7 @@ struct pfe_options pfe_opts = {
 	.cfi_layout = PFE_CFI_LAYOUT_CLANG,
 	.cfi_layout_given = false,
 	.cfi_arity = false,
+	.min_function_align = 0,
 };
 const struct pfe_backend *pfe_backend;
 
@@ -261,6 +262,21 @@ static bool parse_cfi_arity(const char *arg, const char *value)
 	return true;
 }
 
+/* N: the alignment, rounded up to a power of two, as GCC 14's
+ * -fmin-function-alignment=N. */
+static bool parse_min_function_alignment(const char *arg, const char *value)
+{
+	unsigned int n;
+
+	if (!parse_count(value, value + strlen(value), &n) || n == 0) {
+		error("pfe: %<-fplugin-arg-pfe-%s=%s%>: expected a count of "
+		      "bytes from 1 to %u", arg, value, PFE_MAX_NOPS);
+		return false;
+	}
+	pfe_opts.min_function_align = 1u << ceil_log2(n);
+	return true;
+}
+
 static bool print_help(const char *arg, const char *value);
 
 static const struct pfe_key pfe_keys[] = {
@@ -299,6 +315,10 @@ static const struct pfe_key pfe_keys[] = {
 	{ "cfi-arity", NULL, "with cfi=kcfi, the hash's mov names how many "
 	  "integer registers bring the function its arguments (x86_64; Clang "
 	  "21's -fsanitize-kcfi-arity)", parse_cfi_arity },
+	{ "min-function-alignment", "N", "every function starts N-aligned "
+	  "(a power of two), cold ones too, which -falign-functions leaves "
+	  "out (GCC 14's -fmin-function-alignment=N, on every GCC)",
+	  parse_min_function_alignment },
 	{ "help", NULL, "print this list", print_help },
 };
 
@@ -460,6 +480,18 @@ static void pfe_start_unit(void *event_data, void *data)
 	pfe_lto_start_unit();
 }
 
+/* min-function-alignment=: DECL's alignment, which GCC emits before the
+ * function whether it is hot or cold (the -falign-functions alignment it
+ * adds is for hot ones only, GCC PR 88345: the kernel's CALL_OPS literal
+ * needs every function's). */
+static void raise_function_alignment(tree decl)
+{
+	unsigned int bits = pfe_opts.min_function_align * BITS_PER_UNIT;
+
+	if (DECL_ALIGN(decl) < bits)
+		SET_DECL_ALIGN(decl, bits);
+}
+
 /* PLUGIN_ALL_PASSES_START: plan each function before GCC expands it (the
  * plan takes the attribute away from GCC's own reader). */
 static void pfe_function_start(void *event_data, void *data)
@@ -467,6 +499,7 @@ static void pfe_function_start(void *event_data, void *data)
 	(void)event_data;
 	(void)data;
 	pfe_plan_for(current_function_decl);
+	raise_function_alignment(current_function_decl);
 }
 
 /* On bad input pfe reports it and registers nothing: the compile fails

@@ -1,6 +1,12 @@
 #!/bin/sh
-# check-kernel.sh: pfe in a real consumer, an arm64 Linux 6.1 kernel with
+# check-kernel.sh: pfe in a real consumer, an arm64 Linux kernel with
 # dynamic ftrace (make check-kernel; scripts/install-deps.sh kernel first).
+# Linux 6.1 (KERNEL_CONFIG=regs, below) or Linux 6.12 with CALL_OPS
+# (KERNEL_CONFIG=callops: DYNAMIC_FTRACE_WITH_ARGS, _WITH_CALL_OPS and
+# _WITH_DIRECT_CALLS at -O2, so -fpatchable-function-entry=4,2: an 8-byte
+# ops literal in the 2 NOPs before each entry, which must be 8-aligned;
+# the direct-call self-test runs within "tracer function_graph"; and
+# pfe-scan verify --entry=4,2 --ops-slot checks every record of vmlinux.o).
 #
 # Builds Debian's linux-source-6.1 twice out of tree (tinyconfig, a serial
 # console, an initramfs, FTRACE, FUNCTION_TRACER, DYNAMIC_FTRACE_WITH_REGS,
@@ -16,19 +22,24 @@
 # record count (boot log and System.map) equals the native kernel's.
 #
 # Environment:
+#   KERNEL_CONFIG  regs (Linux 6.1's DYNAMIC_FTRACE_WITH_REGS, entry=2) or
+#                  callops (Linux 6.12's CALL_OPS, entry=4,2)
 #   KERNEL_CC      compiler of both kernels (aarch64-linux-gnu-gcc)
 #   NATIVE_CC      compiler of the native kernel (KERNEL_CC)
 #   KERNEL_PFE     how pfe reaches the compiler: "flags" (CC_FLAGS_FTRACE as
 #                  above) or "wrapper" (CC="pfe-cc $KERNEL_CC", Kbuild
 #                  unmodified: Kconfig's probe finds -fpatchable-function-entry
 #                  through scripts/pfe-cc, which turns it into the plugin;
-#                  make check-kernel runs it with GCC 7.5).  With another
+#                  make check-kernel runs it with GCC 7.5), or "forced"
+#                  (the same through pfe-cc --pfe: pfe on a GCC that has
+#                  the option, whose native kernel it must equal).  With another
 #                  compiler than NATIVE_CC the record counts differ by its
 #                  inlining: the pfe kernel's own two counts must agree.
 #   PFE_KERNEL_PLUGIN_ARGS  more plugin flags, e.g.
 #                  -fplugin-arg-pfe-clobbers=scratch (the check must FAIL)
 #   KERNEL_CROSS (aarch64-linux-gnu-: binutils), INIT_CC (aarch64-linux-gnu-gcc),
-#   KERNEL_SRC (/var/lib/pfe/kernel/linux-source-6.1), KERNEL_OUT (build/kernel),
+#   KERNEL_SRC (/var/lib/pfe/kernel/linux-source-6.1, -6.12 for callops),
+#   KERNEL_OUT (build/kernel, build/kernel-callops),
 #   KERNEL_JOBS (nproc), KERNEL_BOOT_TIMEOUT (seconds, 180)
 # Debug: everything is in $KERNEL_OUT/logs: build-NAME.log, boot-NAME.log,
 # selftests-NAME.txt and boot-NAME.sh, the QEMU command line to rerun a boot
@@ -38,25 +49,39 @@
 # shellcheck disable=SC2015 # "A && ok || bad": ok never fails
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
+KERNEL_CONFIG=${KERNEL_CONFIG:-regs}
 KERNEL_CC=${KERNEL_CC:-aarch64-linux-gnu-gcc}
 NATIVE_CC=${NATIVE_CC:-$KERNEL_CC}
 KERNEL_PFE=${KERNEL_PFE:-flags}
 PFE_KERNEL_PLUGIN_ARGS=${PFE_KERNEL_PLUGIN_ARGS:-}
 KERNEL_CROSS=${KERNEL_CROSS:-aarch64-linux-gnu-}
 INIT_CC=${INIT_CC:-aarch64-linux-gnu-gcc}
-KERNEL_SRC=${KERNEL_SRC:-/var/lib/pfe/kernel/linux-source-6.1}
-KERNEL_OUT=${KERNEL_OUT:-$top/build/kernel}
+case $KERNEL_CONFIG in
+regs) version=6.1 out=kernel entry=2 ;;
+callops) version=6.12 out=kernel-callops entry=4,2 ;;
+*) echo "check-kernel: KERNEL_CONFIG=$KERNEL_CONFIG: regs or callops" >&2; exit 1 ;;
+esac
+KERNEL_SRC=${KERNEL_SRC:-/var/lib/pfe/kernel/linux-source-$version}
+KERNEL_OUT=${KERNEL_OUT:-$top/build/$out}
 KERNEL_JOBS=${KERNEL_JOBS:-$(nproc)}
 KERNEL_BOOT_TIMEOUT=${KERNEL_BOOT_TIMEOUT:-180}
-pfe_tree=pfe-$(basename "$KERNEL_CC")
-logs=$KERNEL_OUT/logs/$(basename "$KERNEL_CC")
+pfe_tree=pfe-$KERNEL_PFE-$(basename "$KERNEL_CC")
+logs=$KERNEL_OUT/logs/$KERNEL_PFE-$(basename "$KERNEL_CC")
 
 # What must be =y in .config: boots on -M virt with a serial console and an
-# initramfs, and has every piece of ftrace the self-tests exercise.
+# initramfs, and has every piece of ftrace the self-tests exercise (and
+# what must not be: CALL_OPS is GCC's at -O2 only).
 WANTED="PRINTK PRINTK_TIME TTY SERIAL_AMBA_PL011 SERIAL_AMBA_PL011_CONSOLE
  BLK_DEV_INITRD BINFMT_ELF ARM_PSCI_FW KALLSYMS
- FTRACE FUNCTION_TRACER DYNAMIC_FTRACE DYNAMIC_FTRACE_WITH_REGS
+ FTRACE FUNCTION_TRACER DYNAMIC_FTRACE
  FUNCTION_GRAPH_TRACER FTRACE_STARTUP_TEST EVENT_TRACE_STARTUP_TEST"
+UNWANTED=
+case $KERNEL_CONFIG in
+regs) WANTED="$WANTED DYNAMIC_FTRACE_WITH_REGS" ;;
+callops) WANTED="$WANTED CC_OPTIMIZE_FOR_PERFORMANCE DYNAMIC_FTRACE_WITH_ARGS
+ DYNAMIC_FTRACE_WITH_CALL_OPS DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
+	UNWANTED=CC_OPTIMIZE_FOR_SIZE ;;
+esac
 # The self-tests the issue names; the native boot may add more.
 NAMED_TESTS="tracer function|dynamic ftrace|dynamic ftrace ops #1|dynamic ftrace ops #2|tracer function_graph"
 
@@ -81,22 +106,24 @@ flags)
 	make -s -C "$top" CC="$KERNEL_CC" plugin >"$logs/plugin.log" 2>&1 ||
 		die "building pfe.so for $KERNEL_CC, see $logs/plugin.log"
 	so=$top/build/$(basename "$KERNEL_CC")/pfe.so
-	pfe_flags="-fplugin=$so -fplugin-arg-pfe-entry=2${PFE_KERNEL_PLUGIN_ARGS:+ $PFE_KERNEL_PLUGIN_ARGS}"
+	pfe_flags="-fplugin=$so -fplugin-arg-pfe-entry=$entry${PFE_KERNEL_PLUGIN_ARGS:+ $PFE_KERNEL_PLUGIN_ARGS}"
 	set -- "CC=$KERNEL_CC" "CC_FLAGS_FTRACE=$pfe_flags"
 	pfe_mark="-fplugin=$so"
 	pfe_sum=$(cksum <"$so")
-	how="entry=2${PFE_KERNEL_PLUGIN_ARGS:+ $PFE_KERNEL_PLUGIN_ARGS}" ;;
-wrapper)
+	how="entry=$entry${PFE_KERNEL_PLUGIN_ARGS:+ $PFE_KERNEL_PLUGIN_ARGS}" ;;
+wrapper|forced)
 	make -s -C "$top" CC="$KERNEL_CC" plugin >"$logs/plugin.log" 2>&1 ||
 		die "building pfe.so for $KERNEL_CC, see $logs/plugin.log"
 	PFE_PLUGIN=$top/build/$(basename "$KERNEL_CC")/pfe.so
 	export PFE_PLUGIN
-	set -- "CC=$top/scripts/pfe-cc $KERNEL_CC"
+	wrapper="$top/scripts/pfe-cc"
+	[ "$KERNEL_PFE" = wrapper ] || wrapper="$wrapper --pfe"
+	set -- "CC=$wrapper $KERNEL_CC"
 	# Kbuild's own command lines: pfe-cc, with the option Kconfig found.
-	pfe_mark="pfe-cc .*-fpatchable-function-entry=2"
+	pfe_mark="pfe-cc .*-fpatchable-function-entry=$entry"
 	pfe_sum="$(cksum <"$PFE_PLUGIN") $(cksum <"$top/scripts/pfe-cc")"
-	how="pfe-cc, Kbuild unmodified" ;;
-*) die "KERNEL_PFE=$KERNEL_PFE: flags or wrapper" ;;
+	how="${wrapper#"$top/scripts/"}, Kbuild unmodified" ;;
+*) die "KERNEL_PFE=$KERNEL_PFE: flags, wrapper or forced" ;;
 esac
 say "pfe for $KERNEL_CC ($KERNEL_PFE): $(( $(now) - t0 ))s"
 
@@ -113,11 +140,16 @@ build_kernel() {
 	{
 		make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" tinyconfig &&
 		for o in $WANTED; do "$KERNEL_SRC/scripts/config" --file "$obj/.config" -e "$o"; done &&
+		for o in $UNWANTED; do "$KERNEL_SRC/scripts/config" --file "$obj/.config" -d "$o"; done &&
 		make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" olddefconfig
 	} >"$log" 2>&1 || die "configuring the $name kernel, see $log"
 	for o in $WANTED; do
 		grep -qx "CONFIG_$o=y" "$obj/.config" ||
 			die "$name kernel: CONFIG_$o is not =y after olddefconfig ($obj/.config)"
+	done
+	for o in $UNWANTED; do
+		! grep -qx "CONFIG_$o=y" "$obj/.config" ||
+			die "$name kernel: CONFIG_$o is =y after olddefconfig ($obj/.config)"
 	done
 	make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" \
 		-j"$KERNEL_JOBS" Image >>"$log" 2>&1 ||
@@ -127,9 +159,10 @@ build_kernel() {
 }
 
 # ftrace_cmds NAME PATTERN: how many C objects of the kernel were compiled with
-# a command line containing PATTERN (Kbuild's .o.cmd files).
+# a command line containing PATTERN (Kbuild's .o.cmd files: cmd_X.o, since
+# Linux 6.2 savedcmd_X.o).
 ftrace_cmds() {
-	find "$KERNEL_OUT/$1" -name '.*.o.cmd' -exec grep -l -e "^cmd_.*\.o := .*$2" {} + |
+	find "$KERNEL_OUT/$1" -name '.*.o.cmd' -exec grep -l -e "^\(saved\)\{0,1\}cmd_.*\.o := .*$2" {} + |
 		wc -l
 }
 
@@ -142,9 +175,9 @@ bad() { say "FAIL  $2"; fails=$((fails + 1)); why="${why:+$why, }$1"; }
 
 # The pfe objects: as many compiled through pfe as natively padded ones in
 # the native tree, none with GCC's own padding.
-n_native=$(ftrace_cmds native -fpatchable-function-entry=2)
-[ "$n_native" -gt 0 ] && ok "native objects: $n_native compiled with -fpatchable-function-entry=2" ||
-	bad "native flags" "native objects: none compiled with -fpatchable-function-entry=2"
+n_native=$(ftrace_cmds native -fpatchable-function-entry=$entry)
+[ "$n_native" -gt 0 ] && ok "native objects: $n_native compiled with -fpatchable-function-entry=$entry" ||
+	bad "native flags" "native objects: none compiled with -fpatchable-function-entry=$entry"
 n=$(ftrace_cmds "$pfe_tree" "$pfe_mark")
 [ "$n" = "$n_native" ] && ok "pfe objects: $n compiled with $pfe_mark" ||
 	bad "pfe flags" "pfe objects: $n compiled with $pfe_mark, native: $n_native"
@@ -152,6 +185,32 @@ if [ "$KERNEL_PFE" = flags ]; then
 	n=$(ftrace_cmds "$pfe_tree" -fpatchable-function-entry)
 	[ "$n" = 0 ] && ok "pfe objects: none compiled with -fpatchable-function-entry" ||
 		bad "native padding" "pfe objects: $n compiled with -fpatchable-function-entry ($KERNEL_OUT/$pfe_tree/**/.*.o.cmd)"
+fi
+
+# CALL_OPS: every record's 2 NOPs are the 8-aligned literal right before
+# its entry, in vmlinux.o (vmlinux keeps its records in .init.data, among
+# other data).  Of pfe-scan verify's problems only the ops slot's count
+# here: ld -r links the merged record section to one text section (a
+# problem per function elsewhere), and some records point at code with no
+# symbol (native's as pfe's); those are in verify-NAME.txt.  The native
+# kernel's slot problems are a figure (GCC before 14 drops
+# -falign-functions in cold functions; pfe-cc gives GCC 7.5 Kbuild's
+# -fmin-function-alignment).
+# slot_problems NAME: "SLOT OTHER", pfe-scan verify's problems in NAME's
+# vmlinux.o with the ops slot, and the others.
+slot_problems() {
+	"$top/build/pfe-scan" verify "$KERNEL_OUT/$1/vmlinux.o" --entry="$entry" --ops-slot \
+		>"$logs/verify-$1.txt" 2>&1 || :
+	echo "$(grep -c 'ops slot' "$logs/verify-$1.txt") $(grep -vc 'ops slot' "$logs/verify-$1.txt")"
+}
+if [ "$KERNEL_CONFIG" = callops ]; then
+	make -s -C "$top" build/pfe-scan >"$logs/pfe-scan.log" 2>&1 ||
+		die "building pfe-scan, see $logs/pfe-scan.log"
+	# shellcheck disable=SC2046 # four numbers
+	set -- $(slot_problems native) $(slot_problems "$pfe_tree")
+	[ "$3" = 0 ] && [ -s "$KERNEL_OUT/$pfe_tree/vmlinux.o" ] &&
+		ok "ops slots: pfe-scan verify --entry=$entry --ops-slot vmlinux.o: every one 8-aligned before its entry ($4 other lines; native: $1 slot problems, $2 others)" ||
+		bad "ops slots" "ops slots: pfe-scan verify --ops-slot vmlinux.o: $3 slot problems, e.g. $(grep -m 3 'ops slot' "$logs/verify-$pfe_tree.txt" | tr '\n' ' ')"
 fi
 
 # The init and its initramfs (no device node: the init makes /dev/console).
@@ -196,13 +255,20 @@ selftests() {
 
 # records NAME: the ftrace record count, "BOOTLOG MAP": the boot log's
 # "ftrace: allocating N entries" and (__stop_mcount_loc - __start_mcount_loc)/8
-# from System.map (the kernel collects __patchable_function_entries there).
+# from System.map (the kernel collects __patchable_function_entries there),
+# less, on 6.12, the records of code with no symbol in vmlinux.o (weak
+# functions overridden: the kernel skips them, and since Linux 6.6 leaves
+# them out of that count; pfe-scan verify says "points into no function").
 records() {
 	r_log=$(sed -n 's/.*ftrace: allocating \([0-9]*\) entries.*/\1/p' "$logs/boot-$1.log")
 	r_map=$(awk '$3 == "__start_mcount_loc" { s = substr($1, 9) }
 		$3 == "__stop_mcount_loc" { e = substr($1, 9) }
 		END { if (s != "" && e != "") print s, e }' "$KERNEL_OUT/$1/System.map" |
 		{ read -r s e && echo $(( (0x$e - 0x$s + 0x100000000) % 0x100000000 / 8 )); })
+	skip=0
+	[ "$KERNEL_CONFIG" != callops ] ||
+		skip=$(grep -c 'points into no function' "$logs/verify-$1.txt" || :)
+	[ -z "$r_map" ] || r_map=$((r_map - skip))
 	echo "${r_log:-none} ${r_map:-none}"
 }
 
@@ -262,7 +328,7 @@ n_native=$(grep -c -e "${tab}PASSED\$" -e "${tab}OK\$" "$logs/selftests-native.t
 # shellcheck disable=SC2046 # four numbers
 set -- $(records native) $(records "$pfe_tree")
 if [ "$1" = none ] || [ "$2" = none ] || [ "$1" != "$2" ]; then
-	bad "native records" "native records: boot log $1, System.map $2 (must be equal numbers)"
+	bad "native records" "native records: boot log $1, System.map $2 (must be equal numbers; see records())"
 elif [ "$KERNEL_CC" != "$NATIVE_CC" ] && [ "$3" = "$4" ] && [ "$3" -gt 0 ]; then
 	ok "records: pfe boot log $3 = System.map $4 (native $1 from $NATIVE_CC)"
 elif [ "$3" = "$1" ] && [ "$4" = "$2" ]; then

@@ -23,8 +23,9 @@
 #     build tools (cmake, meson, dpkg-dev) and the sources of the packages
 #     that testsuite/packages lists, unpacked once by apt-get source into
 #     $PFE_PACKAGES (scripts/check-packages.sh builds copies of them);
-#   - only for "kernel" (make check-kernel): linux-source-6.1, unpacked once
-#     into $PFE_KERNEL, qemu-system-arm and the kernel build tools.
+#   - only for "kernel" (make check-kernel): linux-source-6.1 and
+#     linux-source-6.12 (bookworm-security's, as trixie's), each unpacked
+#     once into $PFE_KERNEL, qemu-system-arm and the kernel build tools.
 # Debug: run with "sh -x"; apt's own output is in /tmp/pfe-install.log.
 set -eu
 
@@ -57,7 +58,8 @@ HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
 
 # make check-kernel: an arm64 kernel built with the aarch64 cross compiler (also
 # in HOST_PKGS), its init linked -static, booted under qemu-system-aarch64.
-KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils linux-source-6.1
+KERNEL_VERSIONS="6.1 6.12"
+KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils linux-source-6.1 linux-source-6.12
  qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  libc6-dev-arm64-cross"
 
@@ -195,17 +197,21 @@ install_corpus() {
 	rm -rf "$tmp"
 }
 
-# The kernel source once into $PFE_KERNEL/linux-source-6.1 (stamped with the
+# Each kernel source once into $PFE_KERNEL/linux-source-V (stamped with the
 # package's version; unpacked beside it and then moved, so a half-unpacked
 # tree is never taken for a whole one).
 install_kernel() {
 	# shellcheck disable=SC2086
 	install_pkgs $KERNEL_PKGS
-	tarball=/usr/src/linux-source-6.1.tar.xz
-	version=$(dpkg-query -W -f='${Version}' linux-source-6.1)
-	src=$PFE_KERNEL/linux-source-6.1
+	for v in $KERNEL_VERSIONS; do unpack_kernel "$v"; done
+}
+
+unpack_kernel() {
+	tarball=/usr/src/linux-source-$1.tar.xz
+	version=$(dpkg-query -W -f='${Version}' "linux-source-$1")
+	src=$PFE_KERNEL/linux-source-$1
 	[ "$(cat "$src/.pfe-version" 2>/dev/null)" = "$version" ] && return 0
-	[ -f "$tarball" ] || { say "$tarball missing (linux-source-6.1 $version)"; exit 1; }
+	[ -f "$tarball" ] || { say "$tarball missing (linux-source-$1 $version)"; exit 1; }
 	say "unpacking $tarball ($version) into $src (about a minute)"
 	mkdir -p "$PFE_KERNEL"
 	rm -rf "$src.new" && mkdir "$src.new"
