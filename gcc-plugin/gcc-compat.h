@@ -44,6 +44,7 @@
 #include "stringpool.h"
 #include "attribs.h"
 #include "diagnostic-core.h"
+#include "diagnostic.h"		/* diagnostic_classify_diagnostic */
 #include "toplev.h"
 #include "opts.h"
 #include "insn-constants.h"
@@ -317,6 +318,33 @@ static inline bool pfe_native_entry_option_given(void)
 	return function_entry_patch_area_size > 0;
 #else
 	return flag_patchable_function_entry != NULL;
+#endif
+}
+
+/* Make the diagnostics of warning option OPT errors, as -Werror=OPT
+ * after every other option would (kcfi.c).  GCC 16 moved the diagnostic
+ * kinds into enum class diagnostics::kind (DK_ERROR is gone). */
+static inline void pfe_make_warning_error(int opt)
+{
+#if BUILDING_GCC_VERSION >= 16000
+	diagnostic_classify_diagnostic(global_dc, opt, diagnostics::kind::error,
+				       UNKNOWN_LOCATION);
+#else
+	diagnostic_classify_diagnostic(global_dc, opt, DK_ERROR, UNKNOWN_LOCATION);
+#endif
+}
+
+/* GCC 5 added PLUGIN_FINISH_PARSE_FUNCTION (kcfi.c: the type a definition
+ * declares).  On 4.9 nothing is registered: a definition's hash is then
+ * that of its decl's type, which later declarations may have completed. */
+static inline void pfe_on_finish_parse_function(const char *plugin_name,
+						plugin_callback_func callback)
+{
+#if BUILDING_GCC_VERSION >= 5000
+	register_callback(plugin_name, PLUGIN_FINISH_PARSE_FUNCTION, callback, NULL);
+#else
+	(void)plugin_name;
+	(void)callback;
 #endif
 }
 

@@ -58,6 +58,35 @@ const char *pfe_kcfi_layout_refused(unsigned int pre_bytes)
 	       "check's reach (use cfi-layout=fixed)";
 }
 
+/* C11's DR 423, which GCC applies from -std=c11/gnu11 on (the kernel's
+ * gnu11 too): grokdeclarator takes the qualifiers but _Atomic off a
+ * function's return type as it builds the function type, and GCC shares
+ * that type with the unqualified one (const unsigned (unsigned) is the
+ * node of unsigned (unsigned)).  No plugin event comes between, and no
+ * trace stays: not in the type, its pointers, the decl or its
+ * DECL_RESULT.  Clang keeps the qualifiers in the hash, so such a type
+ * would hash unlike Clang's.  What GCC does give at that very point is
+ * -Wignored-qualifiers, "type qualifiers ignored on function return type"
+ * (the option's only use in GCC 12's C front end; it fires for _Atomic
+ * alone too, which GCC keeps): pfe makes it an error there, as -Werror=
+ * after every option would.  -w would silence it: refused.  Not seen: a
+ * declaration where "#pragma GCC diagnostic" makes it a warning or
+ * ignores it, and system headers, where GCC reports no warning. */
+extern int flag_isoc11 __attribute__((weak));	/* c-family: not in lto1 */
+
+static void refuse_dropped_return_qualifiers(void)
+{
+	if (!&flag_isoc11 || !flag_isoc11)
+		return;
+	if (inhibit_warnings)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi=kcfi%> does not go with "
+			  "%<-w%> from C11 on: GCC drops the qualifiers of a "
+			  "return type of a function (DR 423), which Clang hashes, "
+			  "and %<-Wignored-qualifiers%> is how pfe refuses them");
+	warn_ignored_qualifiers = 1;
+	pfe_make_warning_error(OPT_Wignored_qualifiers);
+}
+
 /* The arguments that do not go with cfi=kcfi: fatal errors naming both. */
 void pfe_kcfi_check_options(void)
 {
@@ -100,6 +129,7 @@ void pfe_kcfi_check_options(void)
 			  "%<-fplugin-arg-pfe-ops-slot%> want "
 			  "%<-fplugin-arg-pfe-cfi-layout=fixed%> (the slot, then "
 			  "the hash, then the entry)");
+	refuse_dropped_return_qualifiers();
 }
 
 /* Report that TYPE (part of FNTYPE, the type of WHAT) has no Clang hash. */
@@ -108,6 +138,68 @@ static void report_unhashable(location_t loc, tree bad, tree fntype,
 {
 	error_at(loc, "pfe: cfi=kcfi: no Clang-compatible type hash for %qT "
 		 "(in %qT, %s)", bad, fntype, what);
+}
+
+/* The type each function's definition declared, merged with the
+ * declarations before it only: Clang hashes that type, while GCC's decl
+ * takes the composite of every declaration, later ones too (int f() {...}
+ * then int f(void); is FivE for the decl, FiE for Clang; so is an array
+ * or a function pointer parameter a later declaration completes).  A
+ * TREE_LIST (decl, type), a GC root: the type may be no one else's once a
+ * later declaration has replaced it. */
+static tree definition_types;
+
+static const struct ggc_root_tab kcfi_roots[] = {
+	{ &definition_types, 1, sizeof(definition_types), &gt_ggc_mx_tree_node,
+	  &gt_pch_nx_tree_node },
+	LAST_GGC_ROOT_TAB
+};
+
+/* PLUGIN_FINISH_PARSE_FUNCTION: the type the definition declared. */
+static void kcfi_finish_parse_function(void *event_data, void *data)
+{
+	tree decl = (tree)event_data;
+
+	(void)data;
+	if (decl && TREE_CODE(decl) == FUNCTION_DECL)
+		definition_types = tree_cons(decl, TREE_TYPE(decl), definition_types);
+}
+
+/* The type DECL's definition declared, or its type if not seen. */
+static tree definition_type(tree decl)
+{
+	for (tree t = definition_types; t; t = TREE_CHAIN(t))
+		if (TREE_PURPOSE(t) == decl)
+			return TREE_VALUE(t);
+	return TREE_TYPE(decl);
+}
+
+/* The type Clang hashes for function DECL, defined here: the one its
+ * definition declared (above), but for a K&R definition with parameters
+ * (int f(a) char a; {...}), which Clang hashes as the prototype it
+ * implies: each parameter's promoted type (GCC's DECL_ARG_TYPE: char and
+ * short int, float double; an enum of int's size or more, which GCC
+ * keeps, the integer type Clang promotes it to: the one of its size and
+ * signedness), no "v" nor "z" (FiiE).  int f() {...} stays unprototyped
+ * (FiE), as in Clang. */
+static tree hashed_type(tree decl)
+{
+	tree fntype = definition_type(decl), args = NULL_TREE, *tail = &args;
+
+	if (TYPE_ARG_TYPES(fntype) || pfe_no_named_args_stdarg_p(fntype) ||
+	    !DECL_ARGUMENTS(decl))
+		return fntype;
+	for (tree parm = DECL_ARGUMENTS(decl); parm; parm = DECL_CHAIN(parm)) {
+		tree type = DECL_ARG_TYPE(parm);
+
+		if (TREE_CODE(type) == ENUMERAL_TYPE)
+			type = lang_hooks.types.type_for_size(TYPE_PRECISION(type),
+							      TYPE_UNSIGNED(type));
+		*tail = build_tree_list(NULL_TREE, type);
+		tail = &TREE_CHAIN(*tail);
+	}
+	*tail = void_list_node;
+	return build_function_type(TREE_TYPE(fntype), args);
 }
 
 /* plan.c: the preamble of PLAN's function, and its hash when it may be
@@ -129,7 +221,7 @@ void pfe_kcfi_plan(struct pfe_plan *plan)
 			 "its trampoline would find no type hash and trap",
 			 plan->decl);
 	if (plan->kcfi_hashed &&
-	    !pfe_kcfi_type_hash(TREE_TYPE(plan->decl), &plan->kcfi_hash, &bad))
+	    !pfe_kcfi_type_hash(hashed_type(plan->decl), &plan->kcfi_hash, &bad))
 		report_unhashable(DECL_SOURCE_LOCATION(plan->decl), bad,
 				  TREE_TYPE(plan->decl), "the type of a function "
 				  "that may be called indirectly");
@@ -752,5 +844,8 @@ void pfe_kcfi_register(const char *plugin_name)
 	info.pos_op = PASS_POS_INSERT_AFTER;
 	register_callback(plugin_name, PLUGIN_PASS_MANAGER_SETUP, NULL, &info);
 	register_callback(plugin_name, PLUGIN_FINISH_DECL, kcfi_finish_decl, NULL);
+	pfe_on_finish_parse_function(plugin_name, kcfi_finish_parse_function);
+	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+			  (void *)kcfi_roots);
 	register_callback(plugin_name, PLUGIN_FINISH_UNIT, kcfi_finish_unit, NULL);
 }
