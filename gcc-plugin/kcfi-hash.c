@@ -22,6 +22,18 @@
  *             mangled, a candidate; a later identical one is S_, S0_, S1_ ...
  *             (numbered in the order the candidates were completed).
  *
+ * cfi-normalize-integers (Clang's -fsanitize-cfi-icall-experimental-
+ * normalize-integers, which Rust needs: its integers have no C names):
+ * every integer type and _Bool is the vendor type u<len>i<bits> (signed)
+ * or u<len>u<bits> by its size and signedness (plain char by the
+ * target's; enums stay their tag), and ".normalized" follows the mangling
+ * in the string hashed.  Unlike the builtins these are substitution
+ * candidates, one per size and signedness (long and long long share one,
+ * _Bool unsigned char's), while a type made of them stays a candidate of
+ * its own C type: Clang's dictionary holds types, not strings, so
+ * void (long *, long long *) is FvPu3i64PS_E, not FvPu3i64S0_E.  pfe
+ * keys those by their unnormalized mangling (full_mangling).
+ *
  * Types that have no stable Clang mangling (variably modified types, tags
  * declared inside a function, address spaces, GCC-only types such as
  * _Float32) are refused: the caller reports them.  C only: C++ types mangle
@@ -135,6 +147,7 @@ struct mangler {
 	struct mangle_buf out;
 	struct mangle_buf *subs;
 	unsigned int n_subs, max_subs;
+	bool normalize;		/* cfi-normalize-integers */
 	tree bad;
 };
 
@@ -213,6 +226,22 @@ static const char *builtin_code(tree t)
 	if (TREE_CODE(t) == INTEGER_TYPE && TYPE_PRECISION(t) == 128)
 		return TYPE_UNSIGNED(t) ? "o" : "n";
 	return float_code(t);
+}
+
+/* The normalized code of T (a main variant) into BUF: u<len>i<bits> or
+ * u<len>u<bits> for a builtin integer type or _Bool, as Clang 21 spells
+ * them (by size: _Bool is u2u8); NULL for any other type. */
+static const char *normalized_code(tree t, char *buf, size_t size)
+{
+	unsigned int bits;
+
+	if ((TREE_CODE(t) != INTEGER_TYPE && TREE_CODE(t) != BOOLEAN_TYPE) ||
+	    !builtin_code(t))
+		return NULL;
+	bits = (unsigned int)tree_to_uhwi(TYPE_SIZE(t));	/* 8 to 128 */
+	snprintf(buf, size, "u%u%c%u", bits < 100 ? 2 + (bits >= 10) : 4,
+		 TYPE_UNSIGNED(t) ? 'u' : 'i', bits);
+	return buf;
 }
 
 /* A tag's name: the tag, the typedef naming an anonymous one, or $_<n>. */
@@ -362,8 +391,9 @@ static void free_mangler(struct mangler *m)
 	free(m->out.text);
 }
 
-/* The full mangling of TYPE, without substitutions: what identifies a
- * candidate (two C types are the same canonical type when these agree). */
+/* The full mangling of TYPE, without substitutions and never normalized:
+ * what identifies a candidate (two C types are the same canonical type
+ * when these agree; normalized, long and long long would too). */
 static char *full_mangling(tree type, tree *bad)
 {
 	struct mangler m;
@@ -398,15 +428,33 @@ static void put_substitution(struct mangler *m, int index)
 	buf_add(&m->out, "_");
 }
 
+/* A normalized integer CODE: a substitution candidate, its own code the
+ * key (no C type's mangling starts with "u"). */
+static void mangle_normalized(struct mangler *m, const char *code)
+{
+	int index;
+
+	if (m->max_subs != (unsigned int)-1) {
+		index = find_substitution(m, code);
+		if (index >= 0) {
+			put_substitution(m, index);
+			return;
+		}
+		add_substitution(m, code);
+	}
+	buf_add(&m->out, code);
+}
+
 /* TYPE with its qualifiers ([r][V][K], then _Atomic), each component a
- * substitution candidate unless it is an unqualified builtin. */
+ * substitution candidate unless it is an unqualified builtin (but for
+ * normalized integers). */
 static void mangle_type(struct mangler *m, tree type)
 {
 	bool substitutions = m->max_subs != (unsigned int)-1;
 	tree main = TYPE_MAIN_VARIANT(type);
 	int quals = TYPE_QUALS(type);
 	const char *code;
-	char *full = NULL;
+	char *full = NULL, norm[16];
 
 	if (m->bad)
 		return;
@@ -422,6 +470,11 @@ static void mangle_type(struct mangler *m, tree type)
 		return;
 	}
 	code = builtin_code(main);
+	if (m->normalize && quals == TYPE_UNQUALIFIED &&
+	    normalized_code(main, norm, sizeof(norm))) {
+		mangle_normalized(m, norm);
+		return;
+	}
 	if (code && quals == TYPE_UNQUALIFIED) {
 		buf_add(&m->out, code);
 		return;
@@ -470,8 +523,11 @@ bool pfe_kcfi_type_hash(tree fntype, unsigned int *hash, tree *bad)
 	struct mangler m;
 
 	memset(&m, 0, sizeof(m));
+	m.normalize = pfe_opts.cfi_normalize_integers;
 	buf_add(&m.out, "_ZTS");
 	mangle_type(&m, fntype);
+	if (m.normalize)
+		buf_add(&m.out, ".normalized");
 	*bad = m.bad;
 	if (!m.bad)
 		*hash = (unsigned int)xxh64((const unsigned char *)m.out.text,

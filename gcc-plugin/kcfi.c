@@ -97,6 +97,9 @@ void pfe_kcfi_check_options(void)
 		if (pfe_opts.cfi_arity)
 			pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi-arity%> without "
 				  "%<-fplugin-arg-pfe-cfi%>");
+		if (pfe_opts.cfi_normalize_integers)
+			pfe_fatal("pfe: %<-fplugin-arg-pfe-cfi-normalize-integers%> "
+				  "without %<-fplugin-arg-pfe-cfi%>");
 		return;
 	}
 	if (!pfe_backend->put_kcfi_hash)

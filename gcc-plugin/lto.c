@@ -74,6 +74,8 @@ static const char *plugin_arguments(void)
 		put_argument(&ob, "cfi", "kcfi");
 	if (pfe_opts.cfi_layout == PFE_CFI_LAYOUT_FIXED)
 		put_argument(&ob, "cfi-layout", "fixed");
+	if (pfe_opts.cfi_normalize_integers)
+		put_argument(&ob, "cfi-normalize-integers", NULL);
 	snprintf(entry, sizeof(entry), "%u", pfe_opts.min_function_align);
 	if (pfe_opts.min_function_align)
 		put_argument(&ob, "min-function-alignment", entry);

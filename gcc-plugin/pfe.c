@@ -31,6 +31,7 @@ struct pfe_options pfe_opts = {
 	.cfi_layout = PFE_CFI_LAYOUT_CLANG,
 	.cfi_layout_given = false,
 	.cfi_arity = false,
+	.cfi_normalize_integers = false,
 	.min_function_align = 0,
 };
 const struct pfe_backend *pfe_backend;
@@ -262,6 +263,14 @@ static bool parse_cfi_arity(const char *arg, const char *value)
 	return true;
 }
 
+static bool parse_cfi_normalize_integers(const char *arg, const char *value)
+{
+	(void)arg;
+	(void)value;
+	pfe_opts.cfi_normalize_integers = true;
+	return true;
+}
+
 /* N: the alignment, rounded up to a power of two, as GCC 14's
  * -fmin-function-alignment=N. */
 static bool parse_min_function_alignment(const char *arg, const char *value)
@@ -315,6 +324,10 @@ static const struct pfe_key pfe_keys[] = {
 	{ "cfi-arity", NULL, "with cfi=kcfi, the hash's mov names how many "
 	  "integer registers bring the function its arguments (x86_64; Clang "
 	  "21's -fsanitize-kcfi-arity)", parse_cfi_arity },
+	{ "cfi-normalize-integers", NULL, "with cfi=kcfi, integer types hash "
+	  "by size and signedness only, as Clang's -fsanitize-cfi-icall-"
+	  "experimental-normalize-integers (the kernel's with Rust)",
+	  parse_cfi_normalize_integers },
 	{ "min-function-alignment", "N", "every function starts N-aligned "
 	  "(a power of two), cold ones too, which -falign-functions leaves "
 	  "out (GCC 14's -fmin-function-alignment=N, on every GCC)",

@@ -67,6 +67,7 @@ struct pfe_options {
 	enum pfe_cfi_layout cfi_layout;	/* cfi-layout= */
 	bool cfi_layout_given;
 	bool cfi_arity;		/* cfi-arity */
+	bool cfi_normalize_integers;	/* cfi-normalize-integers */
 	unsigned int min_function_align;	/* min-function-alignment=, bytes (0: none) */
 };
 extern struct pfe_options pfe_opts;
