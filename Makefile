@@ -213,7 +213,8 @@ check-gcc: deps
 
 # The arm64 Linux 6.1 kernel twice: GCC 12 with CC_FLAGS_FTRACE set to the
 # plugin, and GCC 7.5 through pfe-cc with Kbuild unmodified; Linux 6.12 with
-# CALL_OPS twice: GCC 7.5 through pfe-cc, GCC 12 through pfe-cc --pfe.
+# CALL_OPS twice: GCC 7.5 through pfe-cc, GCC 12 through pfe-cc --pfe; Linux
+# 7.2 with kCFI (CONFIG_CFI), GCC 12 through pfe-cc.
 GCC7_AARCH64 := /var/lib/pfe/gcc-7/bin/aarch64-linux-gnu-gcc-7
 check-kernel:
 	sh scripts/install-deps.sh kernel
@@ -224,6 +225,7 @@ check-kernel:
 	KERNEL_CONFIG=callops KERNEL_CC=$(GCC7_AARCH64) NATIVE_CC=aarch64-linux-gnu-gcc \
 		KERNEL_PFE=wrapper sh scripts/check-kernel.sh
 	KERNEL_CONFIG=callops KERNEL_PFE=forced sh scripts/check-kernel.sh
+	KERNEL_CONFIG=cfi KERNEL_PFE=wrapper sh scripts/check-kernel.sh
 
 # Debian bookworm packages (testsuite/packages) built unmodified through
 # pfe-cc on GCC 12 and 7.5, x86_64 and aarch64, their own tests as native

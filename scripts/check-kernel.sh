@@ -6,7 +6,12 @@
 # _WITH_DIRECT_CALLS at -O2, so -fpatchable-function-entry=4,2: an 8-byte
 # ops literal in the 2 NOPs before each entry, which must be 8-aligned;
 # the direct-call self-test runs within "tracer function_graph"; and
-# pfe-scan verify --entry=4,2 --ops-slot checks every record of vmlinux.o).
+# pfe-scan verify --entry=4,2 --ops-slot checks every record of vmlinux.o),
+# or Linux 7.2 with kCFI (KERNEL_CONFIG=cfi: CONFIG_CFI, which only pfe gives
+# GCC, in the pfe kernel alone, permissive, and LKDTM: booted with
+# lkdtm.cpoint_type=CFI_FORWARD_PROTO, the kernel's own handler must report
+# "CFI failure at lkdtm_indirect_call" with the type id Clang 16 gives
+# void (int *); that report is the only WARNING the log may have).
 #
 # Builds Debian's linux-source-6.1 twice out of tree (tinyconfig, a serial
 # console, an initramfs, FTRACE, FUNCTION_TRACER, DYNAMIC_FTRACE_WITH_REGS,
@@ -22,8 +27,9 @@
 # record count (boot log and System.map) equals the native kernel's.
 #
 # Environment:
-#   KERNEL_CONFIG  regs (Linux 6.1's DYNAMIC_FTRACE_WITH_REGS, entry=2) or
-#                  callops (Linux 6.12's CALL_OPS, entry=4,2)
+#   KERNEL_CONFIG  regs (Linux 6.1's DYNAMIC_FTRACE_WITH_REGS, entry=2),
+#                  callops (Linux 6.12's CALL_OPS, entry=4,2) or cfi
+#                  (Linux 7.2, DYNAMIC_FTRACE_WITH_ARGS, entry=2, and kCFI)
 #   KERNEL_CC      compiler of both kernels (aarch64-linux-gnu-gcc)
 #   NATIVE_CC      compiler of the native kernel (KERNEL_CC)
 #   KERNEL_PFE     how pfe reaches the compiler: "flags" (CC_FLAGS_FTRACE as
@@ -59,7 +65,8 @@ INIT_CC=${INIT_CC:-aarch64-linux-gnu-gcc}
 case $KERNEL_CONFIG in
 regs) version=6.1 out=kernel entry=2 ;;
 callops) version=6.12 out=kernel-callops entry=4,2 ;;
-*) echo "check-kernel: KERNEL_CONFIG=$KERNEL_CONFIG: regs or callops" >&2; exit 1 ;;
+cfi) version=7.2 out=kernel-cfi entry=2 ;;
+*) echo "check-kernel: KERNEL_CONFIG=$KERNEL_CONFIG: regs, callops or cfi" >&2; exit 1 ;;
 esac
 KERNEL_SRC=${KERNEL_SRC:-/var/lib/pfe/kernel/linux-source-$version}
 KERNEL_OUT=${KERNEL_OUT:-$top/build/$out}
@@ -75,12 +82,16 @@ WANTED="PRINTK PRINTK_TIME TTY SERIAL_AMBA_PL011 SERIAL_AMBA_PL011_CONSOLE
  BLK_DEV_INITRD BINFMT_ELF ARM_PSCI_FW KALLSYMS
  FTRACE FUNCTION_TRACER DYNAMIC_FTRACE
  FUNCTION_GRAPH_TRACER FTRACE_STARTUP_TEST EVENT_TRACE_STARTUP_TEST"
-UNWANTED=
+UNWANTED= PFE_WANTED= PFE_APPEND=
 case $KERNEL_CONFIG in
 regs) WANTED="$WANTED DYNAMIC_FTRACE_WITH_REGS" ;;
 callops) WANTED="$WANTED CC_OPTIMIZE_FOR_PERFORMANCE DYNAMIC_FTRACE_WITH_ARGS
  DYNAMIC_FTRACE_WITH_CALL_OPS DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
 	UNWANTED=CC_OPTIMIZE_FOR_SIZE ;;
+cfi) WANTED="$WANTED DYNAMIC_FTRACE_WITH_ARGS RUNTIME_TESTING_MENU DEBUG_KERNEL
+ DEBUG_FS LKDTM"
+	PFE_WANTED="CFI CFI_PERMISSIVE"
+	PFE_APPEND="lkdtm.cpoint_name=DIRECT lkdtm.cpoint_type=CFI_FORWARD_PROTO" ;;
 esac
 # The self-tests the issue names; the native boot may add more.
 NAMED_TESTS="tracer function|dynamic ftrace|dynamic ftrace ops #1|dynamic ftrace ops #2|tracer function_graph"
@@ -133,17 +144,18 @@ build_kernel() {
 	obj=$KERNEL_OUT/$name
 	log=$logs/build-$name.log
 	cc=${1#CC=}
-	stamp="$* | $($cc --version | head -1) | $(cat "$KERNEL_SRC/.pfe-version" 2>/dev/null) | ${sum:-}"
+	wanted="$WANTED $extra"
+	stamp="$* | $wanted | $($cc --version | head -1) | $(cat "$KERNEL_SRC/.pfe-version" 2>/dev/null) | ${sum:-}"
 	[ "$(cat "$obj/.pfe-stamp" 2>/dev/null)" = "$stamp" ] || rm -rf "$obj"
 	mkdir -p "$obj"
 	t=$(now)
 	{
 		make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" tinyconfig &&
-		for o in $WANTED; do "$KERNEL_SRC/scripts/config" --file "$obj/.config" -e "$o"; done &&
+		for o in $wanted; do "$KERNEL_SRC/scripts/config" --file "$obj/.config" -e "$o"; done &&
 		for o in $UNWANTED; do "$KERNEL_SRC/scripts/config" --file "$obj/.config" -d "$o"; done &&
 		make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" olddefconfig
 	} >"$log" 2>&1 || die "configuring the $name kernel, see $log"
-	for o in $WANTED; do
+	for o in $wanted; do
 		grep -qx "CONFIG_$o=y" "$obj/.config" ||
 			die "$name kernel: CONFIG_$o is not =y after olddefconfig ($obj/.config)"
 	done
@@ -166,8 +178,8 @@ ftrace_cmds() {
 		wc -l
 }
 
-sum=; build_kernel native "CC=$NATIVE_CC"
-sum=$pfe_sum; build_kernel "$pfe_tree" "$@"
+sum= extra=; build_kernel native "CC=$NATIVE_CC"
+sum=$pfe_sum extra=$PFE_WANTED; build_kernel "$pfe_tree" "$@"
 
 fails=0 why=
 ok() { say "ok    $*"; }
@@ -178,9 +190,13 @@ bad() { say "FAIL  $2"; fails=$((fails + 1)); why="${why:+$why, }$1"; }
 n_native=$(ftrace_cmds native -fpatchable-function-entry=$entry)
 [ "$n_native" -gt 0 ] && ok "native objects: $n_native compiled with -fpatchable-function-entry=$entry" ||
 	bad "native flags" "native objects: none compiled with -fpatchable-function-entry=$entry"
+# (With options of its own, PFE_WANTED, the pfe kernel has more objects.)
 n=$(ftrace_cmds "$pfe_tree" "$pfe_mark")
-[ "$n" = "$n_native" ] && ok "pfe objects: $n compiled with $pfe_mark" ||
+if [ "$n" = "$n_native" ] || { [ -n "$PFE_WANTED" ] && [ "$n" -gt "$n_native" ]; }; then
+	ok "pfe objects: $n compiled with $pfe_mark${PFE_WANTED:+ (native, without $PFE_WANTED: $n_native)}"
+else
 	bad "pfe flags" "pfe objects: $n compiled with $pfe_mark, native: $n_native"
+fi
 if [ "$KERNEL_PFE" = flags ]; then
 	n=$(ftrace_cmds "$pfe_tree" -fpatchable-function-entry)
 	[ "$n" = 0 ] && ok "pfe objects: none compiled with -fpatchable-function-entry" ||
@@ -221,12 +237,13 @@ mkdir -p "$KERNEL_OUT/initramfs"
 (cd "$KERNEL_OUT/initramfs" && echo init | cpio -o -H newc -R 0:0 --quiet) \
 	>"$KERNEL_OUT/initramfs.cpio" || die "packing $KERNEL_OUT/initramfs.cpio"
 
-# boot NAME: boot $KERNEL_OUT/NAME, log in $logs/boot-NAME.log (no CRs).
+# boot NAME [APPEND]: boot $KERNEL_OUT/NAME (APPEND: more of its command
+# line), log in $logs/boot-NAME.log (no CRs).
 boot() {
 	cat >"$logs/boot-$1.sh" <<-EOF
 	timeout $KERNEL_BOOT_TIMEOUT qemu-system-aarch64 -M virt -cpu cortex-a57 -m 512M \\
 		-nographic -nic none -no-reboot -kernel $KERNEL_OUT/$1/arch/arm64/boot/Image \\
-		-initrd $KERNEL_OUT/initramfs.cpio -append 'console=ttyAMA0 earlycon panic=-1 oops=panic'
+		-initrd $KERNEL_OUT/initramfs.cpio -append 'console=ttyAMA0 earlycon panic=-1 oops=panic${2:+ $2}'
 	EOF
 	t=$(now)
 	rc=0
@@ -256,9 +273,22 @@ selftests() {
 # records NAME: the ftrace record count, "BOOTLOG MAP": the boot log's
 # "ftrace: allocating N entries" and (__stop_mcount_loc - __start_mcount_loc)/8
 # from System.map (the kernel collects __patchable_function_entries there),
-# less, on 6.12, the records of code with no symbol in vmlinux.o (weak
-# functions overridden: the kernel skips them, and since Linux 6.6 leaves
-# them out of that count; pfe-scan verify says "points into no function").
+# less, from Linux 6.6 on, the entries that are 0 in vmlinux (those of
+# overridden weak functions, zeroed at build time, and padding): the kernel
+# skips them, and leaves them out of that count.
+# mcount_zeros NAME: how many entries of NAME's mcount table are 0.
+mcount_zeros() {
+	range=$(awk '$3 == "__start_mcount_loc" { s = $1 } $3 == "__stop_mcount_loc" { e = $1 }
+		END { if (s != "" && e != "") print "--start-address=0x" s, "--stop-address=0x" e }' \
+		"$KERNEL_OUT/$1/System.map")
+	[ -n "$range" ] || { echo 0; return; }
+	# shellcheck disable=SC2086 # two options
+	"${KERNEL_CROSS}objdump" -s $range "$KERNEL_OUT/$1/vmlinux" |
+		awk '/^ [0-9a-f]+ / { for (i = 2; i <= 5; i += 2)
+			if ($i == "00000000" && $(i + 1) == "00000000") z++ }
+		END { print z + 0 }'
+}
+
 records() {
 	r_log=$(sed -n 's/.*ftrace: allocating \([0-9]*\) entries.*/\1/p' "$logs/boot-$1.log")
 	r_map=$(awk '$3 == "__start_mcount_loc" { s = substr($1, 9) }
@@ -266,8 +296,7 @@ records() {
 		END { if (s != "" && e != "") print s, e }' "$KERNEL_OUT/$1/System.map" |
 		{ read -r s e && echo $(( (0x$e - 0x$s + 0x100000000) % 0x100000000 / 8 )); })
 	skip=0
-	[ "$KERNEL_CONFIG" != callops ] ||
-		skip=$(grep -c 'points into no function' "$logs/verify-$1.txt" || :)
+	[ "$KERNEL_CONFIG" = regs ] || skip=$(mcount_zeros "$1")
 	[ -z "$r_map" ] || r_map=$((r_map - skip))
 	echo "${r_log:-none} ${r_map:-none}"
 }
@@ -306,8 +335,37 @@ check_boot() {
 		bad "$1 self-tests" "$1 self-tests: $total, not passed: ${failed:-no self-test ran}"
 }
 
+# take_cfi_report NAME: LKDTM's CFI_FORWARD_PROTO, from its first line to
+# its last (its verdict on a permissive kernel), moved out of the boot log
+# (boot-NAME.full.log keeps it whole) into cfi-NAME.txt: the WARNING and
+# call trace there are what the test provokes, not a fault.
+lkdtm_block='/lkdtm: Calling matched prototype/,/lkdtm: \(Unexpected!\|This is probably expected\)/'
+take_cfi_report() {
+	mv "$logs/boot-$1.log" "$logs/boot-$1.full.log"
+	sed -n "${lkdtm_block}p" "$logs/boot-$1.full.log" >"$logs/cfi-$1.txt"
+	sed "${lkdtm_block}d" "$logs/boot-$1.full.log" >"$logs/boot-$1.log"
+}
+
+# check_cfi_report NAME: the kernel's own CFI handler decoded pfe's check
+# (arm64: the brk's ESR names the registers of target and type) and named
+# the caller, the target and the type id of void (int *), which must be
+# Clang 16's.
+check_cfi_report() {
+	printf 'extern void f(int *p);\nvoid (*g)(int *) = f;\n' >"$KERNEL_OUT/typeid.c"
+	clang-16 --target=aarch64-linux-gnu -fsanitize=kcfi -c "$KERNEL_OUT/typeid.c" \
+		-o "$KERNEL_OUT/typeid.o" || die "clang-16 -fsanitize=kcfi failed"
+	want=$(nm "$KERNEL_OUT/typeid.o" | awk '$3 == "__kcfi_typeid_f" { print substr($1, 9) }')
+	line=$(grep -m1 'CFI failure at' "$logs/cfi-$1.txt" || true)
+	case $line in
+	*"CFI failure at lkdtm_indirect_call+"*"(target: lkdtm_increment_int+"*"; expected type: 0x$want)")
+		ok "$1 kCFI: LKDTM's CFI_FORWARD_PROTO caught by the kernel's handler, type 0x$want as Clang 16's" ;;
+	*) bad "$1 kCFI" "$1 kCFI: no report of lkdtm_indirect_call calling lkdtm_increment_int with type 0x$want (Clang 16's void (int *)): ${line:-none, see $logs/cfi-$1.txt}" ;;
+	esac
+}
+
 boot native; check_boot native
-boot "$pfe_tree"; check_boot "$pfe_tree"
+boot "$pfe_tree" "$PFE_APPEND"; [ -z "$PFE_APPEND" ] || take_cfi_report "$pfe_tree"; check_boot "$pfe_tree"
+[ -z "$PFE_APPEND" ] || check_cfi_report "$pfe_tree"
 
 # pfe against native: the same self-tests (the named ones among them), the
 # same ftrace records.
@@ -329,8 +387,8 @@ n_native=$(grep -c -e "${tab}PASSED\$" -e "${tab}OK\$" "$logs/selftests-native.t
 set -- $(records native) $(records "$pfe_tree")
 if [ "$1" = none ] || [ "$2" = none ] || [ "$1" != "$2" ]; then
 	bad "native records" "native records: boot log $1, System.map $2 (must be equal numbers; see records())"
-elif [ "$KERNEL_CC" != "$NATIVE_CC" ] && [ "$3" = "$4" ] && [ "$3" -gt 0 ]; then
-	ok "records: pfe boot log $3 = System.map $4 (native $1 from $NATIVE_CC)"
+elif { [ "$KERNEL_CC" != "$NATIVE_CC" ] || [ -n "$PFE_WANTED" ]; } && [ "$3" = "$4" ] && [ "$3" -gt 0 ]; then
+	ok "records: pfe boot log $3 = System.map $4 (native $1 from $NATIVE_CC${PFE_WANTED:+, without $PFE_WANTED})"
 elif [ "$3" = "$1" ] && [ "$4" = "$2" ]; then
 	ok "records: pfe boot log $3, System.map $4 = native $1, $2"
 else
@@ -342,5 +400,5 @@ v=$($KERNEL_CC -dumpversion | cut -d. -f1)
 say "logs: $logs"
 n_ftrace=$(grep -c "${tab}PASSED\$" "$logs/selftests-$pfe_tree.txt")
 same="= native"
-[ "$KERNEL_CC" = "$NATIVE_CC" ] || same="= its System.map (native, $NATIVE_CC: $1)"
+[ "$KERNEL_CC" = "$NATIVE_CC" ] && [ -z "$PFE_WANTED" ] || same="= its System.map (native, $NATIVE_CC${PFE_WANTED:+ without $PFE_WANTED}: $1)"
 say "PASS (pfe gcc-$v $how: $n_ftrace ftrace self-tests PASSED, $((n_pfe - n_ftrace)) trace event ones OK, $3 records $same)"

@@ -23,9 +23,11 @@
 #     build tools (cmake, meson, dpkg-dev) and the sources of the packages
 #     that testsuite/packages lists, unpacked once by apt-get source into
 #     $PFE_PACKAGES (scripts/check-packages.sh builds copies of them);
-#   - only for "kernel" (make check-kernel): linux-source-6.1 and
-#     linux-source-6.12 (bookworm-security's, as trixie's), each unpacked
-#     once into $PFE_KERNEL, qemu-system-arm and the kernel build tools.
+#   - only for "kernel" (make check-kernel): linux-source-6.1,
+#     linux-source-6.12 (bookworm-security's, as trixie's) and sid's
+#     linux-source-7.2 (in the sid chroot), each unpacked once into
+#     $PFE_KERNEL, qemu-system-arm, clang-16 (the kCFI type ids' oracle)
+#     and the kernel build tools.
 # Debug: run with "sh -x"; apt's own output is in /tmp/pfe-install.log.
 set -eu
 
@@ -59,8 +61,9 @@ HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
 # make check-kernel: an arm64 kernel built with the aarch64 cross compiler (also
 # in HOST_PKGS), its init linked -static, booted under qemu-system-aarch64.
 KERNEL_VERSIONS="6.1 6.12"
+SID_KERNEL=7.2
 KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils linux-source-6.1 linux-source-6.12
- qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
+ clang-16 qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  libc6-dev-arm64-cross"
 
 # make check-packages: the build systems and tools of testsuite/packages's
@@ -203,12 +206,20 @@ install_corpus() {
 install_kernel() {
 	# shellcheck disable=SC2086
 	install_pkgs $KERNEL_PKGS
-	for v in $KERNEL_VERSIONS; do unpack_kernel "$v"; done
+	for v in $KERNEL_VERSIONS; do unpack_kernel "$v" ""; done
+	install_sid
+	chroot "$PFE_SID_ROOT" dpkg-query -W -f='${Status}\n' "linux-source-$SID_KERNEL" 2>/dev/null |
+		grep -q '^install ok installed$' ||
+		chroot "$PFE_SID_ROOT" sh -c "DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends linux-source-$SID_KERNEL" >>"$LOG" 2>&1 ||
+		{ say "installing linux-source-$SID_KERNEL in the sid chroot failed, see $LOG"; exit 1; }
+	unpack_kernel "$SID_KERNEL" "$PFE_SID_ROOT"
 }
 
+# unpack_kernel V ROOT: linux-source-V, installed under ROOT (/ or the sid
+# chroot), into $PFE_KERNEL/linux-source-V.
 unpack_kernel() {
-	tarball=/usr/src/linux-source-$1.tar.xz
-	version=$(dpkg-query -W -f='${Version}' "linux-source-$1")
+	tarball=$2/usr/src/linux-source-$1.tar.xz
+	version=$(chroot "${2:-/}" dpkg-query -W -f='${Version}' "linux-source-$1")
 	src=$PFE_KERNEL/linux-source-$1
 	[ "$(cat "$src/.pfe-version" 2>/dev/null)" = "$version" ] && return 0
 	[ -f "$tarball" ] || { say "$tarball missing (linux-source-$1 $version)"; exit 1; }
