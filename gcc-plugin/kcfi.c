@@ -832,6 +832,20 @@ static void kcfi_register_attribute(void *event_data, void *data)
 
 /* The pass, when cfi= is given (the plugin arguments are parsed by now),
  * and the events. */
+/* PLUGIN_ALL_PASSES_START: no RTL cross-jumping in a function with checks.
+ * A check is an asm statement before its call, not part of it as Clang's:
+ * cross-jumping merged the tails of two calls of different types (their
+ * argument moves, one check, the call), and one path ran the other's
+ * check, a false trap (Linux 7.2's irq_find_matching_fwspec at -Os;
+ * kcfi-fused.c's fused_tails).  The function's own options are in force
+ * here and until its last RTL pass. */
+static void kcfi_function_start(void *event_data, void *data)
+{
+	(void)event_data;
+	(void)data;
+	flag_crossjumping = 0;
+}
+
 void pfe_kcfi_register(const char *plugin_name)
 {
 	register_callback(plugin_name, PLUGIN_ATTRIBUTES,
@@ -851,4 +865,5 @@ void pfe_kcfi_register(const char *plugin_name)
 	register_callback(plugin_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
 			  (void *)kcfi_roots);
 	register_callback(plugin_name, PLUGIN_FINISH_UNIT, kcfi_finish_unit, NULL);
+	register_callback(plugin_name, PLUGIN_ALL_PASSES_START, kcfi_function_start, NULL);
 }

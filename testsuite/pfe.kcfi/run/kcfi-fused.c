@@ -66,3 +66,32 @@ long fused_tail(f1 p, long x)
 {
 	return p(x + 1);
 }
+
+/* Two calls of different types with their arguments' tails alike (Linux
+ * 7.2's irq_find_matching_fwspec): at -Os RTL cross-jumping merged the
+ * tails and one path ran the other's check, a false trap. */
+struct fdom;
+struct ffw { int id; };
+struct fnode { int id; };
+struct fops {
+	int (*select)(struct fdom *, struct ffw *, int);
+	int (*match)(struct fdom *, struct fnode *, int);
+};
+struct fdom { const struct fops *ops; struct fdom *next; };
+
+struct fdom *fused_tails(struct fdom *list, struct ffw *fw, int tok)
+{
+	for (struct fdom *h = list; h; h = h->next) {
+		int rc;
+
+		if (h->ops->select && tok)
+			rc = h->ops->select(h, fw, tok);
+		else if (h->ops->match)
+			rc = h->ops->match(h, 0, tok);
+		else
+			continue;
+		if (rc)
+			return h;
+	}
+	return 0;
+}
