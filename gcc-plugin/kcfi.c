@@ -431,8 +431,9 @@ static void insert_check(gimple_stmt_iterator *gsi, pfe_gimple call,
  * nothing but a register move may come between them.  Where the call's
  * target is in a register the check writes, it is checked in the target's
  * spare register (kcfi_spare_reg) and moved back; where the call reads it
- * from memory (x86 call *mem), it is loaded into the spare register once,
- * checked, and the call goes through that register. */
+ * from memory (x86 call *mem), or the target wants every checked call in
+ * the spare register (x86_64, kcfi_call_through_spare), it is loaded into
+ * the spare register, checked, and the call goes through that register. */
 
 /* The first part of PATTERN (an asm with clobbers, a call, is a PARALLEL
  * of it and the rest). */
@@ -534,8 +535,9 @@ static bool check_writes(pfe_insn check, rtx reg)
 	return false;
 }
 
-/* CALL, whose target is at TARGET (memory), made to load it into REG
- * first and go through REG; false if the target has no such call. */
+/* CALL, whose target is at TARGET (memory or another register), made to
+ * load it into REG first and go through REG; false if the target has no
+ * such call. */
 static bool call_through(pfe_insn call, rtx *target, rtx reg)
 {
 	rtx mem = *target;
@@ -560,7 +562,8 @@ static void fuse(pfe_insn check, pfe_insn call)
 
 	if (!target)
 		return;
-	if (!REG_P(*target)) {
+	if (!REG_P(*target) || (pfe_backend->kcfi_call_through_spare &&
+				REGNO(*target) != REGNO(spare))) {
 		if (!call_through(call, target, spare)) {
 			error("pfe: cfi=kcfi: the indirect call in %qD cannot go "
 			      "through %s, where its checked target would be",

@@ -141,8 +141,11 @@ struct pfe_backend {
 	void (*put_kcfi_check)(FILE *out, unsigned int hash, unsigned int offset);
 	const char *const *kcfi_clobbers;
 	/* A register free before a call that the check does not write, for
-	 * a target the check would (kcfi.c, fuse). */
+	 * a target the check would (kcfi.c, fuse); kcfi_call_through_spare:
+	 * every checked call goes through it (x86_64, as Clang: Linux finds
+	 * each check at the call - 14 and rewrites it around %r11). */
 	const char *kcfi_spare_reg;
+	bool kcfi_call_through_spare;
 	const char *kcfi_trap_word;
 	unsigned int kcfi_max_offset;
 	/* How Clang mangles the va_list record, where the ABI names it (aarch64:

@@ -125,6 +125,7 @@ static const struct pfe_backend aarch64_arch = {
 	.put_kcfi_check = aarch64_put_kcfi_check,
 	.kcfi_clobbers = aarch64_kcfi_clobbers,
 	.kcfi_spare_reg = "x9",
+	.kcfi_call_through_spare = false,
 	.kcfi_trap_word = NULL,
 	.kcfi_max_offset = 256,
 	.kcfi_va_list = "St9__va_list",	/* AAPCS64: va_list mangles as std::__va_list */

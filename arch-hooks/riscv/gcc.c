@@ -90,6 +90,7 @@ static const struct pfe_backend riscv64_arch = {
 	.put_kcfi_check = riscv_put_kcfi_check,
 	.kcfi_clobbers = riscv_kcfi_clobbers,
 	.kcfi_spare_reg = "t3",
+	.kcfi_call_through_spare = false,
 	.kcfi_trap_word = "\t.word\t",
 	.kcfi_max_offset = 2048,
 	.kcfi_va_list = NULL,

@@ -130,8 +130,9 @@ static int x86_kcfi_arity(bool va_start)
 }
 
 /* Clang's X86 KCFI_CHECK: r10 = -hash + the target's word; a sum of zero
- * is a match.  (Clang takes r11 when the target is in r10; pfe moves such
- * a target into r11, kcfi_spare_reg, and back: kcfi.c, fuse.) */
+ * is a match.  The target is in r11 (kcfi_call_through_spare): 6 + 4 + 2
+ * + 2 bytes, then the call, which Linux reads back from the call (its
+ * .retpoline_sites) to rehash the check or turn it into FineIBT's. */
 static void x86_put_kcfi_check(FILE *out, unsigned int hash, unsigned int offset)
 {
 	fprintf(out, "\tmovl\t$%u, %%%%r10d\n\taddl\t-%u(%%0), %%%%r10d\n"
@@ -178,6 +179,7 @@ static const struct pfe_backend x86_64_arch = {
 	.put_kcfi_check = x86_put_kcfi_check,
 	.kcfi_clobbers = x86_kcfi_clobbers,
 	.kcfi_spare_reg = "r11",
+	.kcfi_call_through_spare = true,
 	.kcfi_trap_word = "\t.long\t",
 	.kcfi_max_offset = 0x7fffffffu,
 	.kcfi_va_list = NULL,
@@ -213,6 +215,7 @@ static const struct pfe_backend i386_arch = {
 	.put_kcfi_check = NULL,
 	.kcfi_clobbers = NULL,
 	.kcfi_spare_reg = NULL,
+	.kcfi_call_through_spare = false,
 	.kcfi_trap_word = NULL,
 	.kcfi_max_offset = 0,
 	.kcfi_va_list = NULL,
