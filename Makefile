@@ -226,6 +226,7 @@ check-kernel:
 		KERNEL_PFE=wrapper sh scripts/check-kernel.sh
 	KERNEL_CONFIG=callops KERNEL_PFE=forced sh scripts/check-kernel.sh
 	KERNEL_CONFIG=cfi KERNEL_PFE=wrapper sh scripts/check-kernel.sh
+	KERNEL_ARCH=x86_64 KERNEL_CONFIG=cfi KERNEL_PFE=wrapper sh scripts/check-kernel.sh
 
 # Debian bookworm packages (testsuite/packages) built unmodified through
 # pfe-cc on GCC 12 and 7.5, x86_64 and aarch64, their own tests as native

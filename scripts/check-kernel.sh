@@ -1,6 +1,6 @@
 #!/bin/sh
-# check-kernel.sh: pfe in a real consumer, an arm64 Linux kernel with
-# dynamic ftrace (make check-kernel; scripts/install-deps.sh kernel first).
+# check-kernel.sh: pfe in a real consumer, an arm64 or x86_64 Linux kernel
+# with dynamic ftrace (make check-kernel; scripts/install-deps.sh kernel first).
 # Linux 6.1 (KERNEL_CONFIG=regs, below) or Linux 6.12 with CALL_OPS
 # (KERNEL_CONFIG=callops: DYNAMIC_FTRACE_WITH_ARGS, _WITH_CALL_OPS and
 # _WITH_DIRECT_CALLS at -O2, so -fpatchable-function-entry=4,2: an 8-byte
@@ -12,6 +12,19 @@
 # lkdtm.cpoint_type=CFI_FORWARD_PROTO, the kernel's own handler must report
 # "CFI failure at lkdtm_indirect_call" with the type id Clang 16 gives
 # void (int *); that report is the only WARNING the log may have).
+# KERNEL_ARCH=x86_64 KERNEL_CONFIG=cfi: Linux 7.2 x86_64 with kCFI, FineIBT,
+# retpolines (the kernel finds the checks it rewrites from the calls of
+# its retpoline thunks) and CALL_PADDING (-fpatchable-function-entry=11,11
+# under CFI, 16,16 natively, where call depth tracking asks for it; x86's
+# ftrace itself is GCC's -mfentry), at -O2 (at -Os GCC drops
+# -falign-functions, and the native kernel itself dies in its ftrace
+# self-tests), with SECTION_MISMATCH_WARN_ONLY (GCC leaves __apply_fineibt,
+# a .text function calling __init ones, out of line, where Clang inlines it).  The pfe kernel boots twice: cfi=norand (the kernel
+# still rewrites each check's first bytes, found 14 bytes before the call,
+# to disable and enable the checks) and cfi=fineibt,norand (every check and
+# preamble rewritten into FineIBT's; QEMU's CPU has no IBT, ENDBR is a NOP
+# there).  Each boot must pass its self-tests and report LKDTM's CFI
+# failure with Clang 16's type id (norand: the kernel would rehash them).
 #
 # Builds Debian's linux-source-6.1 twice out of tree (tinyconfig, a serial
 # console, an initramfs, FTRACE, FUNCTION_TRACER, DYNAMIC_FTRACE_WITH_REGS,
@@ -30,7 +43,8 @@
 #   KERNEL_CONFIG  regs (Linux 6.1's DYNAMIC_FTRACE_WITH_REGS, entry=2),
 #                  callops (Linux 6.12's CALL_OPS, entry=4,2) or cfi
 #                  (Linux 7.2, DYNAMIC_FTRACE_WITH_ARGS, entry=2, and kCFI)
-#   KERNEL_CC      compiler of both kernels (aarch64-linux-gnu-gcc)
+#   KERNEL_ARCH    arm64 (qemu-system-aarch64 -M virt) or x86_64 (qemu-system-x86_64)
+#   KERNEL_CC      compiler of both kernels (aarch64-linux-gnu-gcc; x86_64: gcc-12)
 #   NATIVE_CC      compiler of the native kernel (KERNEL_CC)
 #   KERNEL_PFE     how pfe reaches the compiler: "flags" (CC_FLAGS_FTRACE as
 #                  above) or "wrapper" (CC="pfe-cc $KERNEL_CC", Kbuild
@@ -43,7 +57,8 @@
 #                  inlining: the pfe kernel's own two counts must agree.
 #   PFE_KERNEL_PLUGIN_ARGS  more plugin flags, e.g.
 #                  -fplugin-arg-pfe-clobbers=scratch (the check must FAIL)
-#   KERNEL_CROSS (aarch64-linux-gnu-: binutils), INIT_CC (aarch64-linux-gnu-gcc),
+#   KERNEL_CROSS (aarch64-linux-gnu-: binutils; x86_64: none),
+#   INIT_CC (aarch64-linux-gnu-gcc; x86_64: gcc),
 #   KERNEL_SRC (/var/lib/pfe/kernel/linux-source-6.1, -6.12 for callops),
 #   KERNEL_OUT (build/kernel, build/kernel-callops),
 #   KERNEL_JOBS (nproc), KERNEL_BOOT_TIMEOUT (seconds, 180)
@@ -56,18 +71,40 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 KERNEL_CONFIG=${KERNEL_CONFIG:-regs}
-KERNEL_CC=${KERNEL_CC:-aarch64-linux-gnu-gcc}
+KERNEL_ARCH=${KERNEL_ARCH:-arm64}
+# The target's facts: its tools, image, QEMU and console.
+case $KERNEL_ARCH in
+arm64)
+	KERNEL_CC=${KERNEL_CC:-aarch64-linux-gnu-gcc}
+	KERNEL_CROSS=${KERNEL_CROSS-aarch64-linux-gnu-}
+	INIT_CC=${INIT_CC:-aarch64-linux-gnu-gcc}
+	image=Image image_path=arch/arm64/boot/Image clang_target=aarch64-linux-gnu
+	qemu="qemu-system-aarch64 -M virt -cpu cortex-a57" console="console=ttyAMA0 earlycon"
+	off_line="reboot: Power down"
+	boot_config="SERIAL_AMBA_PL011 SERIAL_AMBA_PL011_CONSOLE ARM_PSCI_FW" ;;
+x86_64)
+	KERNEL_CC=${KERNEL_CC:-gcc-12}
+	KERNEL_CROSS=${KERNEL_CROSS-}
+	INIT_CC=${INIT_CC:-gcc}
+	image=bzImage image_path=arch/x86/boot/bzImage clang_target=x86_64-linux-gnu
+	qemu=qemu-system-x86_64 console=console=ttyS0
+	off_line="reboot: Restarting system"	# no ACPI: kernel-init.c restarts
+	boot_config="64BIT SERIAL_8250 SERIAL_8250_CONSOLE" ;;
+*) echo "check-kernel: KERNEL_ARCH=$KERNEL_ARCH: arm64 or x86_64" >&2; exit 1 ;;
+esac
 NATIVE_CC=${NATIVE_CC:-$KERNEL_CC}
 KERNEL_PFE=${KERNEL_PFE:-flags}
 PFE_KERNEL_PLUGIN_ARGS=${PFE_KERNEL_PLUGIN_ARGS:-}
-KERNEL_CROSS=${KERNEL_CROSS:-aarch64-linux-gnu-}
-INIT_CC=${INIT_CC:-aarch64-linux-gnu-gcc}
-case $KERNEL_CONFIG in
-regs) version=6.1 out=kernel entry=2 ;;
-callops) version=6.12 out=kernel-callops entry=4,2 ;;
-cfi) version=7.2 out=kernel-cfi entry=2 ;;
-*) echo "check-kernel: KERNEL_CONFIG=$KERNEL_CONFIG: regs, callops or cfi" >&2; exit 1 ;;
+# entry: the padding Kbuild asks of the pfe kernel's compiler;
+# native_entry: of the native kernel's.
+case $KERNEL_ARCH-$KERNEL_CONFIG in
+arm64-regs) version=6.1 out=kernel entry=2 ;;
+arm64-callops) version=6.12 out=kernel-callops entry=4,2 ;;
+arm64-cfi) version=7.2 out=kernel-cfi entry=2 ;;
+x86_64-cfi) version=7.2 out=kernel-x86-cfi entry=11,11 native_entry=16,16 ;;
+*) echo "check-kernel: KERNEL_CONFIG=$KERNEL_CONFIG: regs, callops or cfi (x86_64: cfi)" >&2; exit 1 ;;
 esac
+native_entry=${native_entry:-$entry}
 KERNEL_SRC=${KERNEL_SRC:-/var/lib/pfe/kernel/linux-source-$version}
 KERNEL_OUT=${KERNEL_OUT:-$top/build/$out}
 KERNEL_JOBS=${KERNEL_JOBS:-$(nproc)}
@@ -75,23 +112,33 @@ KERNEL_BOOT_TIMEOUT=${KERNEL_BOOT_TIMEOUT:-180}
 pfe_tree=pfe-$KERNEL_PFE-$(basename "$KERNEL_CC")
 logs=$KERNEL_OUT/logs/$KERNEL_PFE-$(basename "$KERNEL_CC")
 
-# What must be =y in .config: boots on -M virt with a serial console and an
+# What must be =y in .config: boots on QEMU with a serial console and an
 # initramfs, and has every piece of ftrace the self-tests exercise (and
 # what must not be: CALL_OPS is GCC's at -O2 only).
-WANTED="PRINTK PRINTK_TIME TTY SERIAL_AMBA_PL011 SERIAL_AMBA_PL011_CONSOLE
- BLK_DEV_INITRD BINFMT_ELF ARM_PSCI_FW KALLSYMS
+WANTED="PRINTK PRINTK_TIME TTY $boot_config
+ BLK_DEV_INITRD BINFMT_ELF KALLSYMS
  FTRACE FUNCTION_TRACER DYNAMIC_FTRACE
  FUNCTION_GRAPH_TRACER FTRACE_STARTUP_TEST EVENT_TRACE_STARTUP_TEST"
-UNWANTED= PFE_WANTED= PFE_APPEND=
-case $KERNEL_CONFIG in
-regs) WANTED="$WANTED DYNAMIC_FTRACE_WITH_REGS" ;;
-callops) WANTED="$WANTED CC_OPTIMIZE_FOR_PERFORMANCE DYNAMIC_FTRACE_WITH_ARGS
+# PFE_BOOTS: the pfe kernel's boots, what each adds to the command line,
+# separated by "|".
+UNWANTED='' PFE_WANTED='' PFE_BOOTS=''
+lkdtm_cfi="lkdtm.cpoint_name=DIRECT lkdtm.cpoint_type=CFI_FORWARD_PROTO"
+case $KERNEL_ARCH-$KERNEL_CONFIG in
+*-regs) WANTED="$WANTED DYNAMIC_FTRACE_WITH_REGS" ;;
+*-callops) WANTED="$WANTED CC_OPTIMIZE_FOR_PERFORMANCE DYNAMIC_FTRACE_WITH_ARGS
  DYNAMIC_FTRACE_WITH_CALL_OPS DYNAMIC_FTRACE_WITH_DIRECT_CALLS"
 	UNWANTED=CC_OPTIMIZE_FOR_SIZE ;;
-cfi) WANTED="$WANTED DYNAMIC_FTRACE_WITH_ARGS RUNTIME_TESTING_MENU DEBUG_KERNEL
+arm64-cfi) WANTED="$WANTED DYNAMIC_FTRACE_WITH_ARGS RUNTIME_TESTING_MENU DEBUG_KERNEL
  DEBUG_FS LKDTM"
 	PFE_WANTED="CFI CFI_PERMISSIVE"
-	PFE_APPEND="lkdtm.cpoint_name=DIRECT lkdtm.cpoint_type=CFI_FORWARD_PROTO" ;;
+	PFE_BOOTS=$lkdtm_cfi ;;
+x86_64-cfi) WANTED="$WANTED CC_OPTIMIZE_FOR_PERFORMANCE DYNAMIC_FTRACE_WITH_ARGS
+ DYNAMIC_FTRACE_WITH_DIRECT_CALLS RUNTIME_TESTING_MENU DEBUG_KERNEL DEBUG_FS LKDTM
+ CPU_MITIGATIONS MITIGATION_RETPOLINE MITIGATION_CALL_DEPTH_TRACKING CALL_PADDING
+ X86_KERNEL_IBT SECTION_MISMATCH_WARN_ONLY"
+	UNWANTED=CC_OPTIMIZE_FOR_SIZE
+	PFE_WANTED="CFI CFI_PERMISSIVE FINEIBT"
+	PFE_BOOTS="cfi=norand $lkdtm_cfi|cfi=fineibt,norand $lkdtm_cfi" ;;
 esac
 # The self-tests the issue names; the native boot may add more.
 NAMED_TESTS="tracer function|dynamic ftrace|dynamic ftrace ops #1|dynamic ftrace ops #2|tracer function_graph"
@@ -103,7 +150,7 @@ now() { date +%s; }
 
 [ -f "$KERNEL_SRC/Makefile" ] ||
 	die "no kernel source in $KERNEL_SRC: run sh scripts/install-deps.sh kernel"
-for t in "$KERNEL_CC" "$NATIVE_CC" "$INIT_CC" qemu-system-aarch64 cpio timeout; do
+for t in "$KERNEL_CC" "$NATIVE_CC" "$INIT_CC" "$qemu" cpio timeout; do
 	command -v "${t%% *}" >/dev/null || die "$t not found: run sh scripts/install-deps.sh kernel"
 done
 mkdir -p "$logs"
@@ -150,10 +197,10 @@ build_kernel() {
 	mkdir -p "$obj"
 	t=$(now)
 	{
-		make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" tinyconfig &&
+		make -C "$KERNEL_SRC" O="$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$KERNEL_CROSS" "$@" tinyconfig &&
 		for o in $wanted; do "$KERNEL_SRC/scripts/config" --file "$obj/.config" -e "$o"; done &&
 		for o in $UNWANTED; do "$KERNEL_SRC/scripts/config" --file "$obj/.config" -d "$o"; done &&
-		make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" olddefconfig
+		make -C "$KERNEL_SRC" O="$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$KERNEL_CROSS" "$@" olddefconfig
 	} >"$log" 2>&1 || die "configuring the $name kernel, see $log"
 	for o in $wanted; do
 		grep -qx "CONFIG_$o=y" "$obj/.config" ||
@@ -163,8 +210,8 @@ build_kernel() {
 		! grep -qx "CONFIG_$o=y" "$obj/.config" ||
 			die "$name kernel: CONFIG_$o is =y after olddefconfig ($obj/.config)"
 	done
-	make -C "$KERNEL_SRC" O="$obj" ARCH=arm64 CROSS_COMPILE="$KERNEL_CROSS" "$@" \
-		-j"$KERNEL_JOBS" Image >>"$log" 2>&1 ||
+	make -C "$KERNEL_SRC" O="$obj" ARCH="$KERNEL_ARCH" CROSS_COMPILE="$KERNEL_CROSS" "$@" \
+		-j"$KERNEL_JOBS" "$image" >>"$log" 2>&1 ||
 		{ tail -20 "$log"; die "building the $name kernel, see $log"; }
 	echo "$stamp" >"$obj/.pfe-stamp"
 	say "$name kernel built: $(( $(now) - t ))s (${cc})"
@@ -178,7 +225,7 @@ ftrace_cmds() {
 		wc -l
 }
 
-sum= extra=; build_kernel native "CC=$NATIVE_CC"
+sum='' extra=''; build_kernel native "CC=$NATIVE_CC"
 sum=$pfe_sum extra=$PFE_WANTED; build_kernel "$pfe_tree" "$@"
 
 fails=0 why=
@@ -187,9 +234,9 @@ bad() { say "FAIL  $2"; fails=$((fails + 1)); why="${why:+$why, }$1"; }
 
 # The pfe objects: as many compiled through pfe as natively padded ones in
 # the native tree, none with GCC's own padding.
-n_native=$(ftrace_cmds native -fpatchable-function-entry=$entry)
-[ "$n_native" -gt 0 ] && ok "native objects: $n_native compiled with -fpatchable-function-entry=$entry" ||
-	bad "native flags" "native objects: none compiled with -fpatchable-function-entry=$entry"
+n_native=$(ftrace_cmds native "-fpatchable-function-entry=$native_entry")
+[ "$n_native" -gt 0 ] && ok "native objects: $n_native compiled with -fpatchable-function-entry=$native_entry" ||
+	bad "native flags" "native objects: none compiled with -fpatchable-function-entry=$native_entry"
 # (With options of its own, PFE_WANTED, the pfe kernel has more objects.)
 n=$(ftrace_cmds "$pfe_tree" "$pfe_mark")
 if [ "$n" = "$n_native" ] || { [ -n "$PFE_WANTED" ] && [ "$n" -gt "$n_native" ]; }; then
@@ -237,13 +284,13 @@ mkdir -p "$KERNEL_OUT/initramfs"
 (cd "$KERNEL_OUT/initramfs" && echo init | cpio -o -H newc -R 0:0 --quiet) \
 	>"$KERNEL_OUT/initramfs.cpio" || die "packing $KERNEL_OUT/initramfs.cpio"
 
-# boot NAME [APPEND]: boot $KERNEL_OUT/NAME (APPEND: more of its command
-# line), log in $logs/boot-NAME.log (no CRs).
+# boot NAME TREE [APPEND]: boot $KERNEL_OUT/TREE (APPEND: more of its
+# command line), log in $logs/boot-NAME.log (no CRs).
 boot() {
 	cat >"$logs/boot-$1.sh" <<-EOF
-	timeout $KERNEL_BOOT_TIMEOUT qemu-system-aarch64 -M virt -cpu cortex-a57 -m 512M \\
-		-nographic -nic none -no-reboot -kernel $KERNEL_OUT/$1/arch/arm64/boot/Image \\
-		-initrd $KERNEL_OUT/initramfs.cpio -append 'console=ttyAMA0 earlycon panic=-1 oops=panic${2:+ $2}'
+	timeout $KERNEL_BOOT_TIMEOUT $qemu -m 512M \\
+		-nographic -nic none -no-reboot -kernel $KERNEL_OUT/$2/$image_path \\
+		-initrd $KERNEL_OUT/initramfs.cpio -append '$console panic=-1 oops=panic${3:+ $3}'
 	EOF
 	t=$(now)
 	rc=0
@@ -270,9 +317,9 @@ selftests() {
 	END { verdict("none") }' "$logs/boot-$1.log" >"$logs/selftests-$1.txt"
 }
 
-# records NAME: the ftrace record count, "BOOTLOG MAP": the boot log's
-# "ftrace: allocating N entries" and (__stop_mcount_loc - __start_mcount_loc)/8
-# from System.map (the kernel collects __patchable_function_entries there),
+# records NAME TREE: the ftrace record count, "BOOTLOG MAP": the boot log
+# NAME's "ftrace: allocating N entries" and (__stop_mcount_loc - __start_mcount_loc)/8
+# from TREE's System.map (the kernel collects __patchable_function_entries there),
 # less, from Linux 6.6 on, the entries that are 0 in vmlinux (those of
 # overridden weak functions, zeroed at build time, and padding): the kernel
 # skips them, and leaves them out of that count.
@@ -291,6 +338,7 @@ mcount_zeros() {
 
 records() {
 	r_log=$(sed -n 's/.*ftrace: allocating \([0-9]*\) entries.*/\1/p' "$logs/boot-$1.log")
+	shift
 	r_map=$(awk '$3 == "__start_mcount_loc" { s = substr($1, 9) }
 		$3 == "__stop_mcount_loc" { e = substr($1, 9) }
 		END { if (s != "" && e != "") print s, e }' "$KERNEL_OUT/$1/System.map" |
@@ -308,8 +356,8 @@ check_boot() {
 	if [ "$rc" = 124 ]; then
 		bad "$1 timeout" "$1 boot: timed out after ${KERNEL_BOOT_TIMEOUT}s, last kernel line: $(grep -v "^qemu-system" "$logs/boot-$1.log" | tail -1)"
 	elif [ "$rc" != 0 ]; then
-		bad "$1 qemu" "$1 boot: qemu-system-aarch64 exited with status $rc"
-	elif ! grep -q 'reboot: Power down' "$logs/boot-$1.log"; then
+		bad "$1 qemu" "$1 boot: ${qemu%% *} exited with status $rc"
+	elif ! grep -q "$off_line" "$logs/boot-$1.log"; then
 		# panic=-1 reboots at once, and -no-reboot then ends QEMU.
 		bad "$1 power off" "$1 boot: QEMU ended after ${boot_time}s without the init's power off"
 	else
@@ -319,8 +367,8 @@ check_boot() {
 		ok "$1 boot: the init ran" ||
 		bad "$1 init" "$1 boot: no init marker (pfe-kernel-init: userland reached)"
 	line=$(grep -E -m1 "$bad_lines" "$logs/boot-$1.log" || true)
-	if ! grep -q 'Booting Linux' "$logs/boot-$1.log"; then
-		bad "$1 no output" "$1 boot: no kernel output (no 'Booting Linux')"
+	if ! grep -q 'Linux version' "$logs/boot-$1.log"; then
+		bad "$1 no output" "$1 boot: no kernel output (no banner, 'Linux version')"
 	elif [ -n "$line" ]; then
 		bad "$1 oops" "$1 boot: $line"
 	else
@@ -349,56 +397,77 @@ take_cfi_report() {
 # check_cfi_report NAME: the kernel's own CFI handler decoded pfe's check
 # (arm64: the brk's ESR names the registers of target and type) and named
 # the caller, the target and the type id of void (int *), which must be
-# Clang 16's.
+# Clang 16's.  FineIBT checks in the callee's preamble, and the report
+# names the callee.
 check_cfi_report() {
+	at=lkdtm_indirect_call
+	case $1 in *-fineibt) at=lkdtm_increment_int ;; esac
 	printf 'extern void f(int *p);\nvoid (*g)(int *) = f;\n' >"$KERNEL_OUT/typeid.c"
-	clang-16 --target=aarch64-linux-gnu -fsanitize=kcfi -c "$KERNEL_OUT/typeid.c" \
+	clang-16 --target=$clang_target -fsanitize=kcfi -c "$KERNEL_OUT/typeid.c" \
 		-o "$KERNEL_OUT/typeid.o" || die "clang-16 -fsanitize=kcfi failed"
 	want=$(nm "$KERNEL_OUT/typeid.o" | awk '$3 == "__kcfi_typeid_f" { print substr($1, 9) }')
 	line=$(grep -m1 'CFI failure at' "$logs/cfi-$1.txt" || true)
 	case $line in
-	*"CFI failure at lkdtm_indirect_call+"*"(target: lkdtm_increment_int+"*"; expected type: 0x$want)")
-		ok "$1 kCFI: LKDTM's CFI_FORWARD_PROTO caught by the kernel's handler, type 0x$want as Clang 16's" ;;
-	*) bad "$1 kCFI" "$1 kCFI: no report of lkdtm_indirect_call calling lkdtm_increment_int with type 0x$want (Clang 16's void (int *)): ${line:-none, see $logs/cfi-$1.txt}" ;;
+	*"CFI failure at $at+"*"(target: lkdtm_increment_int+"*"; expected type: 0x$want)")
+		ok "$1 kCFI: LKDTM's CFI_FORWARD_PROTO caught by the kernel's handler at $at, type 0x$want as Clang 16's" ;;
+	*) bad "$1 kCFI" "$1 kCFI: no report at $at of lkdtm_indirect_call calling lkdtm_increment_int with type 0x$want (Clang 16's void (int *)): ${line:-none, see $logs/cfi-$1.txt}" ;;
 	esac
 }
 
-boot native; check_boot native
-boot "$pfe_tree" "$PFE_APPEND"; [ -z "$PFE_APPEND" ] || take_cfi_report "$pfe_tree"; check_boot "$pfe_tree"
-[ -z "$PFE_APPEND" ] || check_cfi_report "$pfe_tree"
+boot native native; check_boot native
+# The pfe kernel's boots (PFE_BOOTS), each logged under the tree's name and
+# the cfi= mode it asks for.
+pfe_boots='' rest=$PFE_BOOTS
+while :; do
+	append=${rest%%|*} name=$pfe_tree
+	case $append in *cfi=*) mode=${append#*cfi=}; name=$pfe_tree-${mode%%[ ,]*} ;; esac
+	pfe_boots="$pfe_boots $name"
+	boot "$name" "$pfe_tree" "$append"
+	case $append in *lkdtm.cpoint_type=CFI*) take_cfi_report "$name" ;; esac
+	check_boot "$name"
+	case $append in *lkdtm.cpoint_type=CFI*) check_cfi_report "$name" ;; esac
+	[ "$rest" != "${rest#*|}" ] || break
+	rest=${rest#*|}
+done
 
-# pfe against native: the same self-tests (the named ones among them), the
-# same ftrace records.
-missing=$(awk -F'\t' -v named="$NAMED_TESTS" '
-	BEGIN { n = split(named, a, "|"); for (i = 1; i <= n; i++) want[a[i]] = isnamed[a[i]] = 1 }
-	FILENAME == ARGV[1] { want[$1] = 1; next }
-	$2 == "PASSED" || $2 == "OK" { passed[$1] = 1 }
-	END {
-		for (i = 1; i <= n; i++) if (!(a[i] in passed)) { m++; printf "%s; ", a[i] }
-		for (t in want) if (!(t in passed) && !(t in isnamed) && m++ < 5) printf "%s; ", t
-		if (m > 5) printf "... (%d in all)", m
-	}' "$logs/selftests-native.txt" "$logs/selftests-$pfe_tree.txt")
-n_pfe=$(grep -c -e "${tab}PASSED\$" -e "${tab}OK\$" "$logs/selftests-$pfe_tree.txt" || true)
-n_native=$(grep -c -e "${tab}PASSED\$" -e "${tab}OK\$" "$logs/selftests-native.txt" || true)
-[ -z "$missing" ] && [ "$n_pfe" -ge "$n_native" ] &&
-	ok "pfe self-tests: $n_pfe passed >= native $n_native, each native and named one among them" ||
-	bad "self-tests vs native" "pfe self-tests: $n_pfe passed, native $n_native; not passed in pfe: ${missing:-none}"
-# shellcheck disable=SC2046 # four numbers
-set -- $(records native) $(records "$pfe_tree")
-if [ "$1" = none ] || [ "$2" = none ] || [ "$1" != "$2" ]; then
-	bad "native records" "native records: boot log $1, System.map $2 (must be equal numbers; see records())"
-elif { [ "$KERNEL_CC" != "$NATIVE_CC" ] || [ -n "$PFE_WANTED" ]; } && [ "$3" = "$4" ] && [ "$3" -gt 0 ]; then
-	ok "records: pfe boot log $3 = System.map $4 (native $1 from $NATIVE_CC${PFE_WANTED:+, without $PFE_WANTED})"
-elif [ "$3" = "$1" ] && [ "$4" = "$2" ]; then
-	ok "records: pfe boot log $3, System.map $4 = native $1, $2"
-else
-	bad "records" "records: pfe boot log $3, System.map $4; native $1, $2"
-fi
+# compare_native NAME: the pfe boot NAME against native: the same
+# self-tests (the named ones among them), the same ftrace records.
+compare_native() {
+	missing=$(awk -F'\t' -v named="$NAMED_TESTS" '
+		BEGIN { n = split(named, a, "|"); for (i = 1; i <= n; i++) want[a[i]] = isnamed[a[i]] = 1 }
+		FILENAME == ARGV[1] { want[$1] = 1; next }
+		$2 == "PASSED" || $2 == "OK" { passed[$1] = 1 }
+		END {
+			for (i = 1; i <= n; i++) if (!(a[i] in passed)) { m++; printf "%s; ", a[i] }
+			for (t in want) if (!(t in passed) && !(t in isnamed) && m++ < 5) printf "%s; ", t
+			if (m > 5) printf "... (%d in all)", m
+		}' "$logs/selftests-native.txt" "$logs/selftests-$1.txt")
+	n_pfe=$(grep -c -e "${tab}PASSED\$" -e "${tab}OK\$" "$logs/selftests-$1.txt" || true)
+	n_native=$(grep -c -e "${tab}PASSED\$" -e "${tab}OK\$" "$logs/selftests-native.txt" || true)
+	[ -z "$missing" ] && [ "$n_pfe" -ge "$n_native" ] &&
+		ok "$1 self-tests: $n_pfe passed >= native $n_native, each native and named one among them" ||
+		bad "$1 self-tests vs native" "$1 self-tests: $n_pfe passed, native $n_native; not passed in pfe: ${missing:-none}"
+	# shellcheck disable=SC2046 # four numbers
+	set -- $(records native native) $(records "$1" "$pfe_tree") "$1"
+	if [ "$1" = none ] || [ "$2" = none ] || [ "$1" != "$2" ]; then
+		bad "native records" "native records: boot log $1, System.map $2 (must be equal numbers; see records())"
+	elif { [ "$KERNEL_CC" != "$NATIVE_CC" ] || [ -n "$PFE_WANTED" ]; } && [ "$3" = "$4" ] && [ "$3" -gt 0 ]; then
+		ok "$5 records: boot log $3 = System.map $4 (native $1 from $NATIVE_CC${PFE_WANTED:+, without $PFE_WANTED})"
+	elif [ "$3" = "$1" ] && [ "$4" = "$2" ]; then
+		ok "$5 records: boot log $3, System.map $4 = native $1, $2"
+	else
+		bad "$5 records" "$5 records: boot log $3, System.map $4; native $1, $2"
+	fi
+	r_native=$1 r_pfe=$3
+}
+for name in $pfe_boots; do compare_native "$name"; done
 
 v=$($KERNEL_CC -dumpversion | cut -d. -f1)
 [ "$fails" = 0 ] || die "pfe gcc-$v $how: $why"
 say "logs: $logs"
-n_ftrace=$(grep -c "${tab}PASSED\$" "$logs/selftests-$pfe_tree.txt")
+n_ftrace=$(grep -c "${tab}PASSED\$" "$logs/selftests-$name.txt")
 same="= native"
-[ "$KERNEL_CC" = "$NATIVE_CC" ] && [ -z "$PFE_WANTED" ] || same="= its System.map (native, $NATIVE_CC${PFE_WANTED:+ without $PFE_WANTED}: $1)"
-say "PASS (pfe gcc-$v $how: $n_ftrace ftrace self-tests PASSED, $((n_pfe - n_ftrace)) trace event ones OK, $3 records $same)"
+[ "$KERNEL_CC" = "$NATIVE_CC" ] && [ -z "$PFE_WANTED" ] || same="= its System.map (native, $NATIVE_CC${PFE_WANTED:+ without $PFE_WANTED}: $r_native)"
+each='' boots=$(echo "$pfe_boots" | wc -w)
+[ "$boots" = 1 ] || each=", in each of $boots boots"
+say "PASS (pfe gcc-$v $KERNEL_ARCH $how: $n_ftrace ftrace self-tests PASSED, $((n_pfe - n_ftrace)) trace event ones OK, $r_pfe records $same$each)"

@@ -26,7 +26,7 @@
 #   - only for "kernel" (make check-kernel): linux-source-6.1,
 #     linux-source-6.12 (bookworm-security's, as trixie's) and sid's
 #     linux-source-7.2 (in the sid chroot), each unpacked once into
-#     $PFE_KERNEL, qemu-system-arm, clang-16 (the kCFI type ids' oracle)
+#     $PFE_KERNEL, qemu-system-arm and -x86, clang-16 (the kCFI type ids' oracle)
 #     and the kernel build tools.
 # Debug: run with "sh -x"; apt's own output is in /tmp/pfe-install.log.
 set -eu
@@ -58,12 +58,13 @@ HOST_PKGS="make g++ dejagnu libelf-dev debootstrap xz-utils csmith binutils
  libc6-dev-arm64-cross libc6-dev-riscv64-cross uftrace valgrind
  libgmp-dev libmpfr-dev libmpc-dev zlib1g-dev curl"
 
-# make check-kernel: an arm64 kernel built with the aarch64 cross compiler (also
-# in HOST_PKGS), its init linked -static, booted under qemu-system-aarch64.
+# make check-kernel: arm64 kernels built with the aarch64 cross compiler (also
+# in HOST_PKGS), an x86_64 one with gcc-12, their inits linked -static, booted
+# under qemu-system-aarch64 and qemu-system-x86_64.
 KERNEL_VERSIONS="6.1 6.12"
 SID_KERNEL=7.2
-KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils linux-source-6.1 linux-source-6.12
- clang-16 qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
+KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils libelf-dev linux-source-6.1 linux-source-6.12
+ clang-16 qemu-system-arm qemu-system-x86 gcc-12-aarch64-linux-gnu gcc-12-plugin-dev-aarch64-linux-gnu
  libc6-dev-arm64-cross"
 
 # make check-packages: the build systems and tools of testsuite/packages's
