@@ -22,6 +22,9 @@
  * symbols __kcfi_typeid_<name> = the type hash of <name>, the x86
  * preamble __cfi_<name> holding the hash before <name>'s entry. */
 #define PFE_SECTION_KCFI_TRAPS ".kcfi_traps"
+/* Linux's vmlinux holds them in an output section of this name
+ * (include/asm-generic/vmlinux.lds.h, KCFI_TRAPS). */
+#define PFE_SECTION_KCFI_TRAPS_LINUX "__kcfi_traps"
 #define PFE_KCFI_TYPEID_PREFIX "__kcfi_typeid_"
 #define PFE_KCFI_PREAMBLE_PREFIX "__cfi_"
 

@@ -460,12 +460,13 @@ static void read_reloc(struct image *img, size_t rsec, Elf_Data *d, size_t i, st
 	GElf_Sym sym;
 
 	get_reloc(img, rsec, d, i, &rela);
-	*out = (struct reloc){ rela.r_offset, NULL, 0, GELF_R_TYPE(rela.r_info),
+	*out = (struct reloc){ rela.r_offset, NULL, 0, 0, GELF_R_TYPE(rela.r_info),
 			       rela.r_addend, img->secs[rsec].sh.sh_type == SHT_RELA };
 	if (GELF_R_SYM(rela.r_info)) {	/* none: e.g. R_RISCV_RELAX */
 		reloc_symbol(img, rsec, &rela, &sym);
 		out->symbol = symbol_name(img, &sym);
 		out->sym_value = sym.st_value;
+		out->sym_section = is_regular_index(img, sym.st_shndx) ? sym.st_shndx : 0;
 	}
 }
 

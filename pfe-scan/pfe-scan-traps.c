@@ -14,6 +14,8 @@
  * there `traps` prints nothing and says so on stderr.  A record that does
  * not point at a trap after such a check is an error naming it.
  *
+ * Linux's vmlinux has them in __kcfi_traps, which is read too.
+ *
  * Debug: objdump -d around the address the error names; objdump -s -j
  * .kcfi_traps shows the raw words (linked: each plus its own address).
  */
@@ -33,8 +35,10 @@ static bool check_hash(struct image *img, struct location loc, uint32_t *hash)
 }
 
 /* Where entry I of traps section RS points: in an object, its relocation
- * (against the section the entry is linked to, or a symbol in it) says;
- * in a linked file, the word plus the entry's own address. */
+ * (against a section or a symbol in it) says: the section the traps
+ * section is linked to, unless ld -r merged those of several text
+ * sections into one (vmlinux.o: .text's, .init.text's, ...), linked to one
+ * of them; in a linked file, the word plus the entry's own address. */
 static struct location trap_location(struct image *img, size_t rs, uint64_t i)
 {
 	uint64_t size, at = 4 * i, addr;
@@ -51,7 +55,8 @@ static struct location trap_location(struct image *img, size_t rs, uint64_t i)
 		if (!r || !(s->sh.sh_flags & SHF_LINK_ORDER) || !text || text >= img->nsecs)
 			scan_fail(img, "%s+0x%llx: no relocation to a linked section", s->name,
 				  (unsigned long long)at);
-		return (struct location){ text, r->sym_value + (uint64_t)r->addend };
+		return (struct location){ r->sym_section ? r->sym_section : text,
+					  r->sym_value + (uint64_t)r->addend };
 	}
 	addr = pfe_rel32_target(s->sh.sh_addr + at, (uint32_t)load_le(bytes + at, 4));
 	if (!find_section_by_addr(img, addr, &sec))
@@ -77,17 +82,11 @@ static void print_trap(struct image *img, size_t rs, uint64_t i, bool name_file,
 		(unsigned long long)(f ? loc.off - f->off : loc.off), hash);
 }
 
-void list_traps(struct image *img, bool name_file, FILE *out)
+/* Every entry of the traps sections named NAME. */
+static void list_traps_in(struct image *img, const char *name, bool name_file, FILE *out)
 {
-	size_t *rs, nrs = record_sections(img, PFE_SECTION_KCFI_TRAPS, &rs);
+	size_t *rs, nrs = record_sections(img, name, &rs);
 
-	if (!img->arch->kcfi_trap_hash) {
-		fprintf(stderr, "pfe-scan: %s: no %s on this target (%s): %s\n", img->path,
-			PFE_SECTION_KCFI_TRAPS, img->arch->name, img->arch->kcfi ?
-			"its kCFI checks trap with brk #0x8220+n, which the kernel decodes" :
-			"no kCFI");
-		return;
-	}
 	for (size_t k = 0; k < nrs; k++) {
 		uint64_t size;
 
@@ -98,4 +97,17 @@ void list_traps(struct image *img, bool name_file, FILE *out)
 		for (uint64_t i = 0; i < size / 4; i++)
 			print_trap(img, rs[k], i, name_file, out);
 	}
+}
+
+void list_traps(struct image *img, bool name_file, FILE *out)
+{
+	if (!img->arch->kcfi_trap_hash) {
+		fprintf(stderr, "pfe-scan: %s: no %s on this target (%s): %s\n", img->path,
+			PFE_SECTION_KCFI_TRAPS, img->arch->name, img->arch->kcfi ?
+			"its kCFI checks trap with brk #0x8220+n, which the kernel decodes" :
+			"no kCFI");
+		return;
+	}
+	list_traps_in(img, PFE_SECTION_KCFI_TRAPS, name_file, out);
+	list_traps_in(img, PFE_SECTION_KCFI_TRAPS_LINUX, name_file, out);
 }

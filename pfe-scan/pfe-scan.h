@@ -50,6 +50,7 @@ struct reloc {
 	uint64_t offset;
 	const char *symbol; /* name of the symbol it refers to, NULL if none */
 	uint64_t sym_value; /* that symbol's value (local labels share names) */
+	size_t sym_section; /* the section it is defined in, 0 if none */
 	unsigned type;
 	int64_t addend;     /* RELA's; REL keeps it in place */
 	bool rela;
