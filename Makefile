@@ -11,7 +11,8 @@
 #   make check-mutants           the suite catches every bug of testsuite/mutants
 #   make check-null              gcc-12's suite with a plugin that does nothing
 #                                passes only testsuite/null-plugin-passes
-#   make check-kernel            an arm64 kernel built with pfe boots and traces
+#   make check-kernel            arm64 and x86_64 kernels built with pfe boot,
+#                                trace and check kCFI
 #   make check-packages          Debian packages built through pfe-cc pass
 #                                their own tests as natively (testsuite/packages)
 #   make bench                   compile-time ratios (sqlite3.c); libpfe

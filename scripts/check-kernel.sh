@@ -19,12 +19,16 @@
 # ftrace itself is GCC's -mfentry), at -O2 (at -Os GCC drops
 # -falign-functions, and the native kernel itself dies in its ftrace
 # self-tests), with SECTION_MISMATCH_WARN_ONLY (GCC leaves __apply_fineibt,
-# a .text function calling __init ones, out of line, where Clang inlines it).  The pfe kernel boots twice: cfi=norand (the kernel
-# still rewrites each check's first bytes, found 14 bytes before the call,
-# to disable and enable the checks) and cfi=fineibt,norand (every check and
-# preamble rewritten into FineIBT's; QEMU's CPU has no IBT, ENDBR is a NOP
-# there).  Each boot must pass its self-tests and report LKDTM's CFI
-# failure with Clang 16's type id (norand: the kernel would rehash them).
+# a .text function calling __init ones, out of line, where Clang inlines it).
+# The pfe kernel boots three times: as it would
+# (kCFI, every check and preamble rehashed at boot with a random seed,
+# which cfi=debug prints), with cfi=norand (the kernel still rewrites each
+# check's first bytes, found 14 bytes before the call, to disable and
+# enable the checks) and with cfi=fineibt,norand (every check and preamble
+# rewritten into FineIBT's; QEMU's CPU has no IBT, ENDBR is a NOP there).
+# Each boot must pass its self-tests and report LKDTM's CFI failure with
+# Clang 16's type id (rehashed: xor the seed).  pfe-scan traps must find
+# the same checks in vmlinux.o and vmlinux.
 #
 # Builds Debian's linux-source-6.1 twice out of tree (tinyconfig, a serial
 # console, an initramfs, FTRACE, FUNCTION_TRACER, DYNAMIC_FTRACE_WITH_REGS,
@@ -119,8 +123,8 @@ WANTED="PRINTK PRINTK_TIME TTY $boot_config
  BLK_DEV_INITRD BINFMT_ELF KALLSYMS
  FTRACE FUNCTION_TRACER DYNAMIC_FTRACE
  FUNCTION_GRAPH_TRACER FTRACE_STARTUP_TEST EVENT_TRACE_STARTUP_TEST"
-# PFE_BOOTS: the pfe kernel's boots, what each adds to the command line,
-# separated by "|".
+# PFE_BOOTS: the pfe kernel's boots, "NAME:APPEND" each (its logs' name
+# after the tree's, what it adds to the command line), separated by "|".
 UNWANTED='' PFE_WANTED='' PFE_BOOTS=''
 lkdtm_cfi="lkdtm.cpoint_name=DIRECT lkdtm.cpoint_type=CFI_FORWARD_PROTO"
 case $KERNEL_ARCH-$KERNEL_CONFIG in
@@ -131,14 +135,14 @@ case $KERNEL_ARCH-$KERNEL_CONFIG in
 arm64-cfi) WANTED="$WANTED DYNAMIC_FTRACE_WITH_ARGS RUNTIME_TESTING_MENU DEBUG_KERNEL
  DEBUG_FS LKDTM"
 	PFE_WANTED="CFI CFI_PERMISSIVE"
-	PFE_BOOTS=$lkdtm_cfi ;;
+	PFE_BOOTS=":$lkdtm_cfi" ;;
 x86_64-cfi) WANTED="$WANTED CC_OPTIMIZE_FOR_PERFORMANCE DYNAMIC_FTRACE_WITH_ARGS
  DYNAMIC_FTRACE_WITH_DIRECT_CALLS RUNTIME_TESTING_MENU DEBUG_KERNEL DEBUG_FS LKDTM
  CPU_MITIGATIONS MITIGATION_RETPOLINE MITIGATION_CALL_DEPTH_TRACKING CALL_PADDING
  X86_KERNEL_IBT SECTION_MISMATCH_WARN_ONLY"
 	UNWANTED=CC_OPTIMIZE_FOR_SIZE
 	PFE_WANTED="CFI CFI_PERMISSIVE FINEIBT"
-	PFE_BOOTS="cfi=norand $lkdtm_cfi|cfi=fineibt,norand $lkdtm_cfi" ;;
+	PFE_BOOTS="rehashed:cfi=debug $lkdtm_cfi|norand:cfi=norand $lkdtm_cfi|fineibt:cfi=fineibt,norand $lkdtm_cfi" ;;
 esac
 # The self-tests the issue names; the native boot may add more.
 NAMED_TESTS="tracer function|dynamic ftrace|dynamic ftrace ops #1|dynamic ftrace ops #2|tracer function_graph"
@@ -266,14 +270,33 @@ slot_problems() {
 		>"$logs/verify-$1.txt" 2>&1 || :
 	echo "$(grep -c 'ops slot' "$logs/verify-$1.txt") $(grep -vc 'ops slot' "$logs/verify-$1.txt")"
 }
-if [ "$KERNEL_CONFIG" = callops ]; then
+case $KERNEL_CONFIG in callops|cfi)
 	make -s -C "$top" build/pfe-scan >"$logs/pfe-scan.log" 2>&1 ||
-		die "building pfe-scan, see $logs/pfe-scan.log"
+		die "building pfe-scan, see $logs/pfe-scan.log" ;;
+esac
+if [ "$KERNEL_CONFIG" = callops ]; then
 	# shellcheck disable=SC2046 # four numbers
 	set -- $(slot_problems native) $(slot_problems "$pfe_tree")
 	[ "$3" = 0 ] && [ -s "$KERNEL_OUT/$pfe_tree/vmlinux.o" ] &&
 		ok "ops slots: pfe-scan verify --entry=$entry --ops-slot vmlinux.o: every one 8-aligned before its entry ($4 other lines; native: $1 slot problems, $2 others)" ||
 		bad "ops slots" "ops slots: pfe-scan verify --ops-slot vmlinux.o: $3 slot problems, e.g. $(grep -m 3 'ops slot' "$logs/verify-$pfe_tree.txt" | tr '\n' ' ')"
+fi
+
+# kCFI's checks where the kernel lists them (x86_64: arm64 has none, the
+# brk says it all): pfe-scan traps decodes each entry's check, the same in
+# vmlinux.o (ld -r merged the objects' .kcfi_traps) and vmlinux
+# (__kcfi_traps).
+if [ "$KERNEL_ARCH-$KERNEL_CONFIG" = x86_64-cfi ]; then
+	for f in vmlinux.o vmlinux; do
+		"$top/build/pfe-scan" traps "$KERNEL_OUT/$pfe_tree/$f" 2>&1 | sort >"$logs/traps-$f.txt"
+	done
+	n=$(wc -l <"$logs/traps-vmlinux.txt")
+	if [ "$n" -gt 0 ] && cmp -s "$logs/traps-vmlinux.txt" "$logs/traps-vmlinux.o.txt" &&
+		! grep -qv ' 0x[0-9a-f]\{8\}$' "$logs/traps-vmlinux.txt"; then
+		ok "kCFI checks: pfe-scan traps: $n in vmlinux.o, the same in vmlinux, each with its hash"
+	else
+		bad "traps" "kCFI checks: pfe-scan traps: $n in vmlinux, not all decoded or not those of vmlinux.o ($logs/traps-*.txt)"
+	fi
 fi
 
 # The init and its initramfs (no device node: the init makes /dev/console).
@@ -394,38 +417,46 @@ take_cfi_report() {
 	sed "${lkdtm_block}d" "$logs/boot-$1.full.log" >"$logs/boot-$1.log"
 }
 
-# check_cfi_report NAME: the kernel's own CFI handler decoded pfe's check
-# (arm64: the brk's ESR names the registers of target and type) and named
-# the caller, the target and the type id of void (int *), which must be
-# Clang 16's.  FineIBT checks in the callee's preamble, and the report
-# names the callee.
+# check_cfi_report NAME APPEND: the kernel's own CFI handler decoded pfe's
+# check (arm64: the brk's ESR names the registers of target and type) and
+# named the caller, the target and the type id of void (int *), which must
+# be Clang 16's; x86_64 rehashes every type id at boot unless cfi=norand:
+# Clang's xor the seed cfi=debug prints.  FineIBT checks in the callee's
+# preamble, and the report names the callee.
 check_cfi_report() {
 	at=lkdtm_indirect_call
-	case $1 in *-fineibt) at=lkdtm_increment_int ;; esac
+	case $2 in *fineibt*) at=lkdtm_increment_int ;; esac
 	printf 'extern void f(int *p);\nvoid (*g)(int *) = f;\n' >"$KERNEL_OUT/typeid.c"
 	clang-16 --target=$clang_target -fsanitize=kcfi -c "$KERNEL_OUT/typeid.c" \
 		-o "$KERNEL_OUT/typeid.o" || die "clang-16 -fsanitize=kcfi failed"
 	want=$(nm "$KERNEL_OUT/typeid.o" | awk '$3 == "__kcfi_typeid_f" { print substr($1, 9) }')
+	type=$want whose="Clang 16's"
+	case $KERNEL_ARCH-$2 in
+	x86_64-*norand*|arm64-*) ;;
+	*)	seed=$(sed -n 's/.*CFI: cfi_seed: 0x\([0-9a-f]\{8\}\).*/\1/p' "$logs/boot-$1.log" | head -1)
+		[ -n "$seed" ] || { bad "$1 kCFI seed" "$1 kCFI: no cfi_seed in the boot log (cfi=debug prints it)"; return; }
+		type=$(printf %08x $((0x$want ^ 0x$seed))) whose="Clang 16's 0x$want rehashed with the boot's seed 0x$seed" ;;
+	esac
 	line=$(grep -m1 'CFI failure at' "$logs/cfi-$1.txt" || true)
 	case $line in
-	*"CFI failure at $at+"*"(target: lkdtm_increment_int+"*"; expected type: 0x$want)")
-		ok "$1 kCFI: LKDTM's CFI_FORWARD_PROTO caught by the kernel's handler at $at, type 0x$want as Clang 16's" ;;
-	*) bad "$1 kCFI" "$1 kCFI: no report at $at of lkdtm_indirect_call calling lkdtm_increment_int with type 0x$want (Clang 16's void (int *)): ${line:-none, see $logs/cfi-$1.txt}" ;;
+	*"CFI failure at $at+"*"(target: lkdtm_increment_int+"*"; expected type: 0x$type)")
+		ok "$1 kCFI: LKDTM's CFI_FORWARD_PROTO caught by the kernel's handler at $at, type 0x$type, $whose" ;;
+	*) bad "$1 kCFI" "$1 kCFI: no report at $at of lkdtm_indirect_call calling lkdtm_increment_int with type 0x$type ($whose, void (int *)): ${line:-none, see $logs/cfi-$1.txt}" ;;
 	esac
 }
 
 boot native native; check_boot native
-# The pfe kernel's boots (PFE_BOOTS), each logged under the tree's name and
-# the cfi= mode it asks for.
+# The pfe kernel's boots (PFE_BOOTS).
 pfe_boots='' rest=$PFE_BOOTS
 while :; do
-	append=${rest%%|*} name=$pfe_tree
-	case $append in *cfi=*) mode=${append#*cfi=}; name=$pfe_tree-${mode%%[ ,]*} ;; esac
+	spec=${rest%%|*}
+	label=${spec%%:*} append=${spec#*:} name=$pfe_tree
+	[ -z "$label" ] || name=$pfe_tree-$label
 	pfe_boots="$pfe_boots $name"
 	boot "$name" "$pfe_tree" "$append"
 	case $append in *lkdtm.cpoint_type=CFI*) take_cfi_report "$name" ;; esac
 	check_boot "$name"
-	case $append in *lkdtm.cpoint_type=CFI*) check_cfi_report "$name" ;; esac
+	case $append in *lkdtm.cpoint_type=CFI*) check_cfi_report "$name" "$append" ;; esac
 	[ "$rest" != "${rest#*|}" ] || break
 	rest=${rest#*|}
 done
