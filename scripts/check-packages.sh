@@ -205,7 +205,10 @@ run_tests() {
 		tr '>' '\n' < junit.xml | sed -n 's/.*<testcase name="\([^"]*\)".*status="\([^"]*\)".*/\1 \2/p' |
 			sed 's/ run$/ PASS/; s/ fail$/ FAIL/; s/ disabled$/ SKIP/; s/ notrun$/ SKIP/' > tests.new ;;
 	meson)
-		(cd "$2/build" && nice -n 15 $launch meson test --no-rebuild --num-processes "$jobs" --print-errorlogs)
+		# Meson's 30 s default times out under qemu-user with pfe-trace:
+		# 900 s, as ctest's.
+		(cd "$2/build" && nice -n 15 $launch meson test --no-rebuild --num-processes "$jobs" \
+			--timeout-multiplier 30 --print-errorlogs)
 		sed -n 's/.*"name": "\([^"]*\)".*"result": "\([^"]*\)".*/\1 \2/p' \
 			"$2/build/meson-logs/testlog.json" | sed 's/ OK$/ PASS/' > tests.new ;;
 	esac
