@@ -35,10 +35,11 @@ static bool check_hash(struct image *img, struct location loc, uint32_t *hash)
 }
 
 /* Where entry I of traps section RS points: in an object, its relocation
- * (against a section or a symbol in it) says: the section the traps
- * section is linked to, unless ld -r merged those of several text
- * sections into one (vmlinux.o: .text's, .init.text's, ...), linked to one
- * of them; in a linked file, the word plus the entry's own address. */
+ * says, as for a record (pfe-scan-elf.c, resolve_object_record): its
+ * symbol's section, which need not be the one the traps section is
+ * linked to (ld -r merges those of several text sections into one, linked
+ * to one of them: vmlinux.o's .text, .init.text, ...); in a linked file,
+ * the word plus the entry's own address. */
 static struct location trap_location(struct image *img, size_t rs, uint64_t i)
 {
 	uint64_t size, at = 4 * i, addr;
@@ -50,13 +51,11 @@ static struct location trap_location(struct image *img, size_t rs, uint64_t i)
 		/* The first relocation there: x86_64's PC32, riscv64's ADD32
 		 * (its SUB32, the entry's own address, follows). */
 		const struct reloc *r = reloc_at(img, rs, at);
-		size_t text = s->sh.sh_link;
 
-		if (!r || !(s->sh.sh_flags & SHF_LINK_ORDER) || !text || text >= img->nsecs)
-			scan_fail(img, "%s+0x%llx: no relocation to a linked section", s->name,
+		if (!r || !r->sym_section)
+			scan_fail(img, "%s+0x%llx: no relocation against a defined section", s->name,
 				  (unsigned long long)at);
-		return (struct location){ r->sym_section ? r->sym_section : text,
-					  r->sym_value + (uint64_t)r->addend };
+		return (struct location){ r->sym_section, r->sym_value + (uint64_t)r->addend };
 	}
 	addr = pfe_rel32_target(s->sh.sh_addr + at, (uint32_t)load_le(bytes + at, 4));
 	if (!find_section_by_addr(img, addr, &sec))

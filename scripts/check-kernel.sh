@@ -84,7 +84,7 @@ arm64)
 	INIT_CC=${INIT_CC:-aarch64-linux-gnu-gcc}
 	image=Image image_path=arch/arm64/boot/Image clang_target=aarch64-linux-gnu
 	qemu="qemu-system-aarch64 -M virt -cpu cortex-a57" console="console=ttyAMA0 earlycon"
-	off_line="reboot: Power down"
+	off_line="reboot: Power down" init_args=''
 	boot_config="SERIAL_AMBA_PL011 SERIAL_AMBA_PL011_CONSOLE ARM_PSCI_FW" ;;
 x86_64)
 	KERNEL_CC=${KERNEL_CC:-gcc-12}
@@ -92,7 +92,7 @@ x86_64)
 	INIT_CC=${INIT_CC:-gcc}
 	image=bzImage image_path=arch/x86/boot/bzImage clang_target=x86_64-linux-gnu
 	qemu=qemu-system-x86_64 console=console=ttyS0
-	off_line="reboot: Restarting system"	# no ACPI: kernel-init.c restarts
+	off_line="reboot: Restarting system" init_args="-- restart"	# no ACPI (kernel-init.c)
 	boot_config="64BIT SERIAL_8250 SERIAL_8250_CONSOLE" ;;
 *) echo "check-kernel: KERNEL_ARCH=$KERNEL_ARCH: arm64 or x86_64" >&2; exit 1 ;;
 esac
@@ -313,7 +313,7 @@ boot() {
 	cat >"$logs/boot-$1.sh" <<-EOF
 	timeout $KERNEL_BOOT_TIMEOUT $qemu -m 512M \\
 		-nographic -nic none -no-reboot -kernel $KERNEL_OUT/$2/$image_path \\
-		-initrd $KERNEL_OUT/initramfs.cpio -append '$console panic=-1 oops=panic${3:+ $3}'
+		-initrd $KERNEL_OUT/initramfs.cpio -append '$console panic=-1 oops=panic${3:+ $3}${init_args:+ $init_args}'
 	EOF
 	t=$(now)
 	rc=0

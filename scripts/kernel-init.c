@@ -1,9 +1,10 @@
 /* kernel-init.c: the whole userland of make check-kernel (scripts/check-kernel.sh):
  * /init of its initramfs, linked -static.  It makes /dev/console (the archive
  * holds no device node, so no root is needed to pack it), prints the marker
- * line the check looks for, and powers the machine off, which ends QEMU (on
- * x86 it restarts it: the check's tinyconfig has no ACPI to power off with,
- * and QEMU -no-reboot ends at the reset).
+ * line the check looks for, and powers the machine off, which ends QEMU (or
+ * restarts it when the kernel's command line ends "-- restart", which the
+ * check gives x86: its tinyconfig has no ACPI to power off with, and QEMU
+ * -no-reboot ends at the reset).
  * Anything else it prints is an error, and then it returns, which panics the
  * kernel ("Attempted to kill init"): the check fails on that too. */
 #define _DEFAULT_SOURCE
@@ -17,14 +18,10 @@
 #include <unistd.h>
 
 #define MARKER "pfe-kernel-init: userland reached, powering off\n"
-#if defined(__x86_64__) || defined(__i386__)
-#define OFF RB_AUTOBOOT
-#else
-#define OFF RB_POWER_OFF
-#endif
 
-int main(void)
+int main(int argc, char **argv)
 {
+	int off = argc > 1 && !strcmp(argv[1], "restart") ? RB_AUTOBOOT : RB_POWER_OFF;
 	int fd;
 
 	if (mkdir("/dev", 0755) != 0 && errno != EEXIST)
@@ -39,7 +36,7 @@ int main(void)
 	if (write(1, MARKER, strlen(MARKER)) != (ssize_t)strlen(MARKER))
 		return 1;
 	sync();
-	reboot(OFF);
-	fprintf(stderr, "pfe-kernel-init: reboot(%s): %s\n", OFF == RB_AUTOBOOT ? "RB_AUTOBOOT" : "RB_POWER_OFF", strerror(errno));
+	reboot(off);
+	fprintf(stderr, "pfe-kernel-init: reboot(%s): %s\n", off == RB_AUTOBOOT ? "RB_AUTOBOOT" : "RB_POWER_OFF", strerror(errno));
 	return 1;
 }
