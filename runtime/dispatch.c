@@ -138,13 +138,19 @@ struct pfe_func *pfe__lookup_key(uintptr_t key)
 	return NULL;
 }
 
-/* Where frame I returns to once all its exits are taken: a tail call's
- * entry returns into its caller's (the one before it, at the same CFA). */
-static uintptr_t real_return(unsigned i)
+/* The first entry of the frame of exits[I]: a tail call's entry returns
+ * into its caller's (the one before it, at the same CFA). */
+static unsigned frame_first(unsigned i)
 {
 	while (i > 0 && exits[i].ret == (uintptr_t)pfe__tramp_return)
 		i--;
-	return exits[i].ret;
+	return i;
+}
+
+/* Where frame I returns to once all its exits are taken. */
+static uintptr_t real_return(unsigned i)
+{
+	return exits[frame_first(i)].ret;
 }
 
 /* The exit handler of exits[I] (popped already: it stays in place while
@@ -273,6 +279,32 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 	call_exit(nexits, r);
 	in_handler = 0;
 	pfe__read_end(epoch);
+}
+
+uintptr_t pfe__exit_unwound(uintptr_t cfa)
+{
+	unsigned i = nexits;
+	unsigned epoch;
+	uintptr_t ret;
+
+	/* The entries after the frame's were pushed after it: frames it
+	 * called, left by the same unwind. */
+	while (i && exits[i - 1].cfa < cfa)
+		i--;
+	if (!i || exits[i - 1].cfa != cfa) {
+		fprintf(stderr, "libpfe: an unwinder left a frame at sp %#lx with no exit pending\n",
+			(unsigned long)cfa);
+		abort();
+	}
+	i = frame_first(i - 1);
+	ret = exits[i].ret;
+	epoch = pfe__read_begin();	/* pfe_synchronize */
+	in_handler = 1;
+	while (nexits > i)
+		call_exit(--nexits, NULL);
+	in_handler = 0;
+	pfe__read_end(epoch);
+	return ret;
 }
 
 /* Put the real return address back wherever the frame of exits[I] keeps

@@ -152,6 +152,21 @@ HIDDEN void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot);
 HIDDEN void pfe__exits_restore(uintptr_t sp);
 HIDDEN void pfe__exits_redivert(uintptr_t cfa);
 HIDDEN void pfe__exits_leave_all(void);
+/* A forced unwind (thread cancellation: glibc's own unwinder, which
+ * unwind.c's wrappers do not see) left the frame whose CFA is CFA and
+ * which returns to pfe__tramp_return, and those it called: call their
+ * exit handlers (retregs NULL); return where the frame really returns
+ * to.  From pfe__tramp_unwound, where pfe__personality lands. */
+HIDDEN uintptr_t pfe__exit_unwound(uintptr_t cfa);
+HIDDEN void pfe__tramp_unwound(void);
+/* unwind.c: the personality routine of pfe__tramp_return's unwind
+ * information; the real _Unwind_Resume of a forced unwind landed in
+ * pfe__tramp_unwound, called from pfe__tramp_resume. */
+struct unwind_exception;
+struct unwind_context;
+HIDDEN int pfe__personality(int version, int actions, uint64_t exception_class, struct unwind_exception *e,
+			    struct unwind_context *context);
+HIDDEN _Noreturn void pfe__unwind_resume(struct unwind_exception *e);
 HIDDEN struct pfe_func *pfe__lookup_key(uintptr_t key);
 /* Handlers run inside a read section: pfe_synchronize flips pfe__epoch
  * and waits until the readers of the old one are gone (twice: one may

@@ -121,14 +121,19 @@ pfe__tramp_lookup:
  * information is a call's from the real return site.  An unwinder that
  * meets pfe__tramp_return as a frame's return address looks up the byte
  * before it: the nop, whose return address is undefined, the end of the
- * stack (as it is until pfe__exit has written the slot). */
+ * stack (as it is until pfe__exit has written the slot), and whose
+ * personality routine lands a forced unwind in pfe__tramp_unwound. */
 	.cfi_startproc
+	.cfi_personality 0x1b, pfe__personality
 	.cfi_undefined x30
 	nop
+	.cfi_endproc
 	.globl	pfe__tramp_return
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, %function
 pfe__tramp_return:
+	.cfi_startproc
+	.cfi_undefined x30
 	.if REGS(PFE_RETREGS_SIZE) != 144
 	.error "struct pfe_retregs does not end at the frame's end, sp + 144"
 	.endif
@@ -161,6 +166,38 @@ pfe__tramp_return:
 	ret
 	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
+
+/* A forced unwind (thread cancellation) left a frame that returns to
+ * pfe__tramp_return (pfe__personality, unwind.c): the stack pointer is its
+ * CFA, x0 the exception.  Call the exit handlers of the frames left, put
+ * the real return address in x30 as the frame's call did, and resume the
+ * unwind from pfe__tramp_resume, which looks called from there. */
+	.globl	pfe__tramp_unwound
+	.hidden	pfe__tramp_unwound
+	.type	pfe__tramp_unwound, %function
+pfe__tramp_unwound:
+	.cfi_startproc
+	.cfi_undefined x30
+	hint	36			// bti j: the unwinder branches here
+	str	x0, [sp, #-16]!
+	add	x0, sp, #16
+	bl	pfe__exit_unwound
+	mov	x30, x0
+	ldr	x0, [sp], #16
+	b	pfe__tramp_resume
+	.cfi_endproc
+	.size	pfe__tramp_unwound, .-pfe__tramp_unwound
+
+	.type	pfe__tramp_resume, %function
+pfe__tramp_resume:
+	.cfi_startproc
+	stp	x29, x30, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset x29, -16
+	.cfi_offset x30, -8
+	bl	pfe__unwind_resume
+	.cfi_endproc
+	.size	pfe__tramp_resume, .-pfe__tramp_resume
 
 	/* patch.c's probe of its writer: pfe__probe returns 0; patch.c
 	 * writes pfe__probe_one's bytes (as long, right after it) over it

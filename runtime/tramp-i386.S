@@ -149,14 +149,19 @@ pfe__tramp_lookup:
  * slot holds 0, the end of the stack, until pfe__exit has written it).
  * An unwinder that meets pfe__tramp_return as a frame's return address
  * looks up the byte before it: the nop, whose return address is
- * undefined, the end of the stack. */
+ * undefined, the end of the stack, and whose personality routine lands a
+ * forced unwind in pfe__tramp_unwound. */
 	.cfi_startproc
+	.cfi_personality 0x1b, pfe__personality
 	.cfi_undefined %eip
 	nop
+	.cfi_endproc
 	.globl	pfe__tramp_return
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, @function
 pfe__tramp_return:
+	.cfi_startproc
+	.cfi_undefined %eip
 	.cfi_def_cfa_offset 0
 	pushl	$0
 	.cfi_def_cfa_offset 4
@@ -181,6 +186,40 @@ pfe__tramp_return:
 	ret
 	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
+
+/* A forced unwind (thread cancellation) left a frame that returns to
+ * pfe__tramp_return (pfe__personality, unwind.c): the stack pointer is its
+ * CFA, eax the exception.  Call the exit handlers of the frames left,
+ * push the real return address as the frame's call did, and resume the
+ * unwind from pfe__tramp_resume, which looks called from there. */
+	.globl	pfe__tramp_unwound
+	.hidden	pfe__tramp_unwound
+	.type	pfe__tramp_unwound, @function
+pfe__tramp_unwound:
+	.cfi_startproc
+	.cfi_undefined %eip
+	mov	%esp, %ecx
+	push	%eax
+	sub	$8, %esp
+	push	%ecx
+	call	pfe__exit_unwound
+	add	$12, %esp
+	pop	%ecx
+	push	%eax
+	jmp	pfe__tramp_resume
+	.cfi_endproc
+	.size	pfe__tramp_unwound, .-pfe__tramp_unwound
+
+	.type	pfe__tramp_resume, @function
+pfe__tramp_resume:
+	.cfi_startproc
+	sub	$8, %esp
+	.cfi_adjust_cfa_offset 8
+	push	%ecx
+	.cfi_adjust_cfa_offset 4
+	call	pfe__unwind_resume
+	.cfi_endproc
+	.size	pfe__tramp_resume, .-pfe__tramp_resume
 
 /* What EXT_SAVE saves, from CPUID: with OSXSAVE (CPUID.1:ECX[27]), the
  * components XCR0 enables and their size for it (CPUID.(0xd,0):EBX);

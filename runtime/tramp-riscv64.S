@@ -129,14 +129,19 @@ pfe__tramp_lookup:
  * call's from the real return site.  An unwinder that meets
  * pfe__tramp_return as a frame's return address looks up the byte before
  * it: the nop, whose return address is undefined, the end of the stack
- * (as it is until pfe__exit has written the slot). */
+ * (as it is until pfe__exit has written the slot), and whose personality
+ * routine lands a forced unwind in pfe__tramp_unwound. */
 	.cfi_startproc
+	.cfi_personality 0x1b, pfe__personality
 	.cfi_undefined ra
 	nop
+	.cfi_endproc
 	.globl	pfe__tramp_return
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, @function
 pfe__tramp_return:
+	.cfi_startproc
+	.cfi_undefined ra
 	.if PFE_RETREGS_SIZE != 32
 	.error "struct pfe_retregs runs into the saved ra at 32(sp)"
 	.endif
@@ -163,6 +168,39 @@ pfe__tramp_return:
 	ret
 	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
+
+/* A forced unwind (thread cancellation) left a frame that returns to
+ * pfe__tramp_return (pfe__personality, unwind.c): the stack pointer is its
+ * CFA, a0 the exception.  Call the exit handlers of the frames left, put
+ * the real return address in ra as the frame's call did, and resume the
+ * unwind from pfe__tramp_resume, which looks called from there. */
+	.globl	pfe__tramp_unwound
+	.hidden	pfe__tramp_unwound
+	.type	pfe__tramp_unwound, @function
+pfe__tramp_unwound:
+	.cfi_startproc
+	.cfi_undefined ra
+	addi	sp, sp, -16
+	sd	a0, 0(sp)
+	addi	a0, sp, 16
+	call	pfe__exit_unwound
+	mv	ra, a0
+	ld	a0, 0(sp)
+	addi	sp, sp, 16
+	tail	pfe__tramp_resume
+	.cfi_endproc
+	.size	pfe__tramp_unwound, .-pfe__tramp_unwound
+
+	.type	pfe__tramp_resume, @function
+pfe__tramp_resume:
+	.cfi_startproc
+	addi	sp, sp, -16
+	.cfi_def_cfa_offset 16
+	sd	ra, 8(sp)
+	.cfi_offset ra, -8
+	call	pfe__unwind_resume
+	.cfi_endproc
+	.size	pfe__tramp_resume, .-pfe__tramp_resume
 
 	.option	pop
 	/* patch.c's probe of its writer: pfe__probe returns 0; patch.c

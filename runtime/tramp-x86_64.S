@@ -188,14 +188,19 @@ pfe__tramp_lookup:
  * the real return site (the slot holds 0, the end of the stack, until
  * pfe__exit has written it).  An unwinder that meets pfe__tramp_return as
  * a frame's return address looks up the byte before it: the nop, whose
- * return address is undefined, the end of the stack. */
+ * return address is undefined, the end of the stack, and whose
+ * personality routine lands a forced unwind in pfe__tramp_unwound. */
 	.cfi_startproc
+	.cfi_personality 0x1b, pfe__personality
 	.cfi_undefined %rip
 	nop
+	.cfi_endproc
 	.globl	pfe__tramp_return
 	.hidden	pfe__tramp_return
 	.type	pfe__tramp_return, @function
 pfe__tramp_return:
+	.cfi_startproc
+	.cfi_undefined %rip
 	.cfi_def_cfa_offset 0
 	pushq	$0
 	.cfi_def_cfa_offset 8
@@ -232,6 +237,37 @@ pfe__tramp_return:
 	ret
 	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
+
+/* A forced unwind (thread cancellation) left a frame that returns to
+ * pfe__tramp_return (pfe__personality, unwind.c): the stack pointer is its
+ * CFA, rax the exception.  Call the exit handlers of the frames left,
+ * push the real return address as the frame's call did, and resume the
+ * unwind from pfe__tramp_resume, which looks called from there. */
+	.globl	pfe__tramp_unwound
+	.hidden	pfe__tramp_unwound
+	.type	pfe__tramp_unwound, @function
+pfe__tramp_unwound:
+	.cfi_startproc
+	.cfi_undefined %rip
+	mov	%rsp, %rdi
+	push	%rax
+	sub	$8, %rsp
+	call	pfe__exit_unwound
+	add	$8, %rsp
+	pop	%rdi
+	push	%rax
+	jmp	pfe__tramp_resume
+	.cfi_endproc
+	.size	pfe__tramp_unwound, .-pfe__tramp_unwound
+
+	.type	pfe__tramp_resume, @function
+pfe__tramp_resume:
+	.cfi_startproc
+	sub	$8, %rsp
+	.cfi_adjust_cfa_offset 8
+	call	pfe__unwind_resume
+	.cfi_endproc
+	.size	pfe__tramp_resume, .-pfe__tramp_resume
 
 /* The width VEC_MOVES saves at, from CPUID: 2 (zmm) when the CPU has
  * AVX-512F (CPUID.7:EBX[16]) and the OS keeps its state (XCR0 bits 1, 2,

@@ -14,7 +14,8 @@
  *   _Unwind_Resume_or_Rethrow    a rethrow (throw;)
  *   _Unwind_Resume               the end of a cleanup (destructors), which
  *                                may have run code that caught an
- *                                exception of its own
+ *                                exception of its own (not in a forced
+ *                                unwind: below)
  *   __cxa_begin_catch            the exception has landed: the catching
  *                                frame's CFA is in the exception's
  *                                private_2 (libgcc's unwinder puts it
@@ -24,15 +25,22 @@
  *                                pthread_exit unwinds real frames
  *
  * Thread cancellation unwinds by glibc's own handle of libgcc_s, out of
- * reach: its unwinder stops at the first diverted frame (the end of the
- * stack for it), runs the remaining cleanup handlers of pthread_cleanup_push
- * and ends the thread, skipping C++ destructors above that frame; no exit
- * handler is called (runtime/README.md).
+ * these wrappers' reach: its unwinder meets pfe__tramp_return as a return
+ * address.  The unwind information there (tramp-<target>.S) names
+ * pfe__personality, which lands a forced unwind in pfe__tramp_unwound:
+ * the frame's exit handler is called (pfe__exit_unwound), its real return
+ * address put where a call leaves it, and the unwind resumed from
+ * pfe__tramp_resume, which looks called from there; so each diverted
+ * frame's exit is called as the unwind leaves it, and the C++ destructors
+ * and cleanup handlers above it run.  An exception that is not forced
+ * (one these wrappers did not see: a program that links libgcc_eh
+ * statically) still ends there (runtime/README.md).
  *
  * The real functions are looked up when first called (dlsym RTLD_NEXT, or
  * the library's handle when it was loaded with RTLD_LOCAL): a program
  * without libstdc++ or libgcc_s never calls them.
- * Debugging: break on pfe__exits_restore and pfe__exits_redivert.
+ * Debugging: break on pfe__exits_restore and pfe__exits_redivert; a
+ * forced unwind, on pfe__personality and pfe__exit_unwound.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -79,6 +87,13 @@ typedef void (*resume_fn)(struct unwind_exception *);
 typedef void *(*catch_fn)(void *);
 typedef void (*pthread_exit_fn)(void *);
 
+/* What a personality routine is given and answers (unwind.h). */
+struct unwind_context;
+typedef void (*set_gr_fn)(struct unwind_context *, int, uintptr_t);
+typedef void (*set_ip_fn)(struct unwind_context *, uintptr_t);
+enum { UA_FORCE_UNWIND = 8 };
+enum { URC_INSTALL_CONTEXT = 7, URC_CONTINUE_UNWIND = 8 };
+
 /* NEXT raises E with the real return addresses in place (SP: the
  * wrapper's caller's stack pointer); it returns only when nothing
  * catches E (std::terminate follows) and nothing was unwound. */
@@ -110,7 +125,9 @@ void _Unwind_Resume(struct unwind_exception *e)
 {
 	REAL(resume_fn, _Unwind_Resume, "libgcc_s.so.1");
 
-	pfe__exits_restore(CALLER_SP());
+	/* A forced unwind meets each diverted frame (pfe__personality). */
+	if (!e->private_1)
+		pfe__exits_restore(CALLER_SP());
 	next(e);
 	abort();
 }
@@ -124,6 +141,47 @@ void *__cxa_begin_catch(void *exception)
 	if (!e->private_1)
 		pfe__exits_redivert(e->private_2);
 	return next(exception);
+}
+
+/* The setters of the unwinder that calls pfe__personality: a forced
+ * unwind runs in libgcc_s, looked up only then. */
+static void set_gr(struct unwind_context *context, int reg, uintptr_t value)
+{
+	REAL(set_gr_fn, _Unwind_SetGR, "libgcc_s.so.1");
+
+	next(context, reg, value);
+}
+
+static void set_ip(struct unwind_context *context, uintptr_t ip)
+{
+	REAL(set_ip_fn, _Unwind_SetIP, "libgcc_s.so.1");
+
+	next(context, ip);
+}
+
+/* The personality routine of the return address pfe__tramp_return: a
+ * forced unwind lands in pfe__tramp_unwound with the frame's registers
+ * (the stack pointer is its CFA) and the exception in the first register
+ * a landing pad gets; any other goes on, to the end of the stack (the
+ * unwind information's). */
+int pfe__personality(int version, int actions, uint64_t exception_class, struct unwind_exception *e,
+		     struct unwind_context *context)
+{
+	(void)exception_class;
+	if (version != 1 || !(actions & UA_FORCE_UNWIND))
+		return URC_CONTINUE_UNWIND;
+
+	set_gr(context, __builtin_eh_return_data_regno(0), (uintptr_t)e);
+	set_ip(context, (uintptr_t)pfe__tramp_unwound);
+	return URC_INSTALL_CONTEXT;
+}
+
+void pfe__unwind_resume(struct unwind_exception *e)
+{
+	REAL(resume_fn, _Unwind_Resume, "libgcc_s.so.1");
+
+	next(e);
+	abort();
 }
 
 void pthread_exit(void *value)

@@ -8,6 +8,10 @@
  *   pthread_exit  from a traced function of a thread: the destructors of
  *                 the traced frames above run, the exits of the frames
  *                 left are called, the thread's value is what it gave
+ *   cancel        a thread cancelled at a cancellation point two traced
+ *                 frames below the thread's first: glibc's own unwinder
+ *                 (not libpfe's wrappers) runs every destructor above and
+ *                 the exits of the frames left; the thread ends canceled
  * Prints "ok" when every check holds.  Debug: run it with the case name;
  * each failed check prints what it counted.
  */
@@ -145,6 +149,49 @@ static void check_pthread_exit(void)
 	CHECK_COUNTS(wo, 10, 0, 10);
 }
 
+TRACED int cancel_inner(int x)
+{
+	cancel_started = 1;
+	for (;;)
+		pause();
+	return x;
+}
+
+TRACED int cancel_middle(int x)
+{
+	guard g;
+
+	return cancel_inner(x) + 1;
+}
+
+TRACED int cancel_outer(int x)
+{
+	guard g;
+
+	return cancel_middle(x) + 1;
+}
+
+static void *cancel_thread(void *)
+{
+	cancel_outer(1);
+	return NULL;
+}
+
+static void check_cancel(void)
+{
+	struct watch *wi = watch("cancel_inner", (void *)cancel_inner);
+	struct watch *wm = watch("cancel_middle", (void *)cancel_middle);
+	struct watch *wo = watch("cancel_outer", (void *)cancel_outer);
+
+	trace_all();
+	for (int i = 0; i < 10; i++)
+		cancel_one(cancel_thread, i);
+	CHECK(dtors == 20, "%d destructors run, want 20", dtors);
+	CHECK_COUNTS(wi, 10, 0, 10);
+	CHECK_COUNTS(wm, 10, 0, 10);
+	CHECK_COUNTS(wo, 10, 0, 10);
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -155,8 +202,10 @@ int main(int argc, char **argv)
 		check_rethrow();
 	else if (!strcmp(what, "pthread_exit"))
 		check_pthread_exit();
+	else if (!strcmp(what, "cancel"))
+		check_cancel();
 	else
-		CHECK(0, "usage: rt-unwind-cxx catch|rethrow|pthread_exit");
+		CHECK(0, "usage: rt-unwind-cxx catch|rethrow|pthread_exit|cancel");
 	if (failures)
 		return 1;
 	printf("ok %s\n", what);

@@ -7,7 +7,8 @@
  *   siglongjmp   the same from a signal handler (itself traced)
  *   cancel       a thread cancelled in a traced function, at a
  *                cancellation point: its pthread_cleanup_push handler
- *                runs, the thread ends canceled, the process goes on
+ *                runs, the frames left get their exit call (retregs
+ *                NULL), the thread ends canceled, the process goes on
  *   sigaltstack  a traced signal handler on an alternate stack above the
  *                thread's: every frame's exit exact, on both stacks
  *   tail         a traced function tail-calls another (-O2: a sibcall):
@@ -96,7 +97,7 @@ static void check_siglongjmp(void)
 	check_jumps(1);
 }
 
-static volatile int cleanups, started;
+static volatile int cleanups;
 
 static void cleanup(void *arg)
 {
@@ -106,7 +107,7 @@ static void cleanup(void *arg)
 
 TRACED int cancel_wait(int x)
 {
-	started = 1;
+	cancel_started = 1;
 	for (;;)
 		pause();
 	return x;
@@ -131,24 +132,19 @@ static void *cancel_thread(void *arg)
 
 static void check_cancel(void)
 {
-	struct watch *wp = watch("plain", (void *)plain);
+	struct watch *wp = watch("plain", (void *)plain), *ww = watch("cancel_wait", (void *)cancel_wait);
+	struct watch *wo = watch("cancel_outer", (void *)cancel_outer);
 	int sum = 0;
 
 	trace_all();
 	for (int i = 0; i < 10; i++) {
-		pthread_t t;
-		void *value = NULL;
-
-		started = 0;
-		CHECK(pthread_create(&t, NULL, cancel_thread, NULL) == 0, "pthread_create");
-		while (!started)
-			usleep(1000);
-		CHECK(pthread_cancel(t) == 0, "pthread_cancel");
-		CHECK(pthread_join(t, &value) == 0 && value == PTHREAD_CANCELED, "thread %d gave %p", i, value);
+		cancel_one(cancel_thread, i);
 		sum += plain(i);
 	}
 	CHECK(cleanups == 10 && sum == 90, "%d cleanup handlers run, sum %d", cleanups, sum);
 	CHECK_COUNTS(wp, 10, 10, 0);
+	CHECK_COUNTS(ww, 10, 0, 10);
+	CHECK_COUNTS(wo, 10, 0, 10);
 }
 
 TRACED int tail_callee(int x)

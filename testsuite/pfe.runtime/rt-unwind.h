@@ -11,6 +11,7 @@
 #include "pfe.h"
 #include "rt-test.h"
 
+#include <pthread.h>
 #include <stdint.h>
 /* Not stdlib.h, which libstdc++ wraps (runtime.exp builds the C++ of
  * i386 without its headers). */
@@ -96,6 +97,22 @@ static void trace_all(void)
 		fflush(stdout);
 		_exit(1);
 	}
+}
+
+/* A cancellation case's thread I: it runs RUN, which sets cancel_started
+ * and waits at a cancellation point; cancelled, it must end canceled. */
+static volatile int cancel_started;
+static inline void cancel_one(void *(*run)(void *), int i)
+{
+	pthread_t t;
+	void *value = NULL;
+
+	cancel_started = 0;
+	CHECK(pthread_create(&t, NULL, run, NULL) == 0, "pthread_create");
+	while (!cancel_started)
+		usleep(1000);
+	CHECK(pthread_cancel(t) == 0, "pthread_cancel");
+	CHECK(pthread_join(t, &value) == 0 && value == PTHREAD_CANCELED, "thread %d gave %p", i, value);
 }
 
 /* W's counts are ENTRIES, RETURNS and LEFT. */
