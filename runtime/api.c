@@ -158,7 +158,7 @@ static int collect(struct dl_phdr_info *info, size_t size, void *data)
 	if (s->n < PFE_MAX_OBJECTS) {
 		id = &s->ids[s->n];
 		*id = (struct pfe_object_id){ info->dlpi_name ? info->dlpi_name : "",
-			info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, s->n == 0, 0, 0 };
+			info->dlpi_addr, info->dlpi_phdr, info->dlpi_phnum, s->n == 0, 0, 0, false };
 		/* The vDSO has no file: 0, 0. */
 		if (stat(id->is_main ? "/proc/self/exe" : id->name, &st) == 0) {
 			id->dev = st.st_dev;
@@ -309,8 +309,9 @@ int pfe_init(void)
 		initialised = true;
 		pthread_atfork(fork_prepare, fork_parent, fork_child);
 		threads_at_init = count_threads();
+		pfe__exits_init();
 		pfe__arch = pfe_enc_this_arch();
-		init_error = pfe__arch ? pfe__patch_init() : PFE_ENOTARGET;
+		init_error = pfe__arch ? pfe__patch_init(true) : PFE_ENOTARGET;
 		if (!init_error)
 			init_error = scan_locked(true);
 	}
@@ -359,7 +360,7 @@ __attribute__((constructor)) static void pfe_auto_init(void)
 {
 	const char *no = getenv("PFE_NO_INIT");
 
-	if (!no || strcmp(no, "1") != 0)
+	if ((!no || strcmp(no, "1") != 0) && !pfe__audit_copy())
 		pfe_init();
 }
 

@@ -27,11 +27,14 @@
  * the guard skipped; a breakpoint on pfe__dispatch sees every call; `p
  * exits[0]@nexits` in gdb shows this thread's pending exits.
  */
+#define _GNU_SOURCE
 #include "internal.h"
 #include "tramp-layout.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 /* The trampolines save and restore the registers where tramp-layout.h
  * says; the structures the handlers read must have them there. */
@@ -91,10 +94,12 @@ SAVED_SIZE(pfe_retregs, PFE_RETREGS_SIZE);
 #endif
 
 /* Initial-exec: no __tls_get_addr call on the dispatch path.  libpfe is
- * linked or preloaded, so it is in the static TLS block; dlopen'ed, its 4
- * bytes come from glibc's surplus.  The exit stack (8 KB) is not: it
- * would not fit there. */
-static _Thread_local __attribute__((tls_model("initial-exec"))) unsigned in_handler;
+ * linked or preloaded, so its TLS is in the static TLS block; dlopen'ed,
+ * or opened as an rtld-audit module (audit.c), it comes from glibc's
+ * surplus, a few hundred bytes: libpfe's TLS is these 16, and the exit
+ * stack is mapped apart (exits_ready). */
+#define IE __attribute__((tls_model("initial-exec")))
+static _Thread_local IE unsigned in_handler;
 
 /* The exit hooks of this thread, innermost last. */
 #define EXIT_DEPTH 256
@@ -112,8 +117,42 @@ struct pending_exit {
 	unsigned char nsaved;
 	uintptr_t *saved[MAX_SAVED];
 };
-static _Thread_local struct pending_exit exits[EXIT_DEPTH];
-static _Thread_local unsigned nexits;
+static _Thread_local IE struct pending_exit *exits;
+static _Thread_local IE unsigned nexits;
+/* Its destructor unmaps a thread's exit stack when the thread ends. */
+static pthread_key_t exits_key;
+static bool exits_key_made;
+
+static void exits_unmap(void *stack)
+{
+	munmap(stack, EXIT_DEPTH * sizeof *exits);
+	exits = NULL;
+	nexits = 0;
+}
+
+void pfe__exits_init(void)
+{
+	exits_key_made = pthread_key_create(&exits_key, exits_unmap) == 0;
+}
+
+/* This thread's exit stack, mapped at its first exit hook (mmap: a
+ * handler may run in a signal handler, where malloc may not); false if
+ * there is none. */
+static bool exits_ready(void)
+{
+	void *stack;
+
+	if (exits)
+		return true;
+	if (!exits_key_made)
+		return false;
+	stack = mmap(NULL, EXIT_DEPTH * sizeof *exits, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (stack == MAP_FAILED)
+		return false;
+	exits = stack;
+	pthread_setspecific(exits_key, stack);
+	return true;
+}
 
 /* A binary search of the object's keys: they are one array apart from
  * the functions, so a search in a large object reads a few cache lines,
@@ -225,7 +264,7 @@ static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, st
 	call.cookie = 0;
 	if (a->entry)
 		a->entry(&call);
-	if (a->exit && nexits == EXIT_DEPTH) {
+	if (a->exit && (nexits == EXIT_DEPTH || !exits_ready())) {
 		PFE_COUNT(exit_skips, 1);
 	} else if (a->exit) {
 		exits[nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), PFE_ENTRY_CFA(regs), fn, f, a,

@@ -112,11 +112,21 @@ struct pfe_object_id {
 	unsigned phnum;
 	bool is_main;
 	unsigned long dev, ino;		/* the file's, 0 if it has none */
+	bool unrelocated;		/* mapped, not yet relocated (audit.c):
+					   its records are as the link wrote
+					   them, less the base */
 };
 HIDDEN int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out);
+/* An object pfe__object_load read and nothing else refers to. */
+HIDDEN void pfe__object_free(struct pfe_object *o);
 
-/* patch.c */
-HIDDEN int pfe__patch_init(void);
+/* audit.c: whether this copy of libpfe is one the loader opened as an
+ * rtld-audit module (its constructors must not start libpfe there). */
+HIDDEN bool pfe__audit_copy(void);
+
+/* patch.c: its writer, and with TRAPS the SIGTRAP handler of the int3
+ * protocol (not in an rtld-audit copy: a handler is the process's). */
+HIDDEN int pfe__patch_init(bool traps);
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
 /* Write every function of O in its disabled form. */
@@ -152,6 +162,8 @@ HIDDEN void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot);
 HIDDEN void pfe__exits_restore(uintptr_t sp);
 HIDDEN void pfe__exits_redivert(uintptr_t cfa);
 HIDDEN void pfe__exits_leave_all(void);
+/* dispatch.c, from pfe_init: the exit stacks' thread key. */
+HIDDEN void pfe__exits_init(void);
 /* A forced unwind (thread cancellation: glibc's own unwinder, which
  * unwind.c's wrappers do not see) left the frame whose CFA is CFA and
  * which returns to pfe__tramp_return, and those it called: call their

@@ -174,10 +174,12 @@ static uintptr_t record_at(const void *mem, size_t k, bool rel32)
 }
 
 /* The records of every section of kind K: in memory, already relocated
- * (rel32 ones by the link); one outside the code is warned about and
+ * (rel32 ones by the link), or as the link wrote them (UNRELOCATED: the
+ * base is added; a record the link left 0 for the loader to fill,
+ * riscv64's, is none); one outside the code is warned about and
  * skipped. */
 static int read_records(const struct file *f, struct pfe_object *o, const struct record_kind *kind,
-			struct rec **recs, size_t *n)
+			bool unrelocated, struct rec **recs, size_t *n)
 {
 	size_t size = kind->rel32 ? PFE_REL32_RECORD_SIZE : sizeof(uintptr_t);
 
@@ -196,6 +198,9 @@ static int read_records(const struct file *f, struct pfe_object *o, const struct
 		*recs = grown;
 		for (size_t k = 0; k < count; k++) {
 			uintptr_t at = record_at(mem, k, kind->rel32);
+
+			if (at && unrelocated && !kind->rel32)
+				at += o->base;
 
 			if (at < o->lo || at >= o->hi) {
 				if (at != 0)
@@ -321,6 +326,26 @@ static uintptr_t fit_patch(const struct pfe_enc_patch *p, uintptr_t at, size_t l
 	return pos >= at ? pos : 0;
 }
 
+/* The patch sequence whose disabled form is at AT, below HI (NULL if
+ * none): an entry libpfe prepared as the loader's audit module (audit.c)
+ * before this copy read it.  A form that names its target (riscv64's) is
+ * never found: the audit module prepares none. */
+static const struct pfe_enc_patch *prepared_at(uintptr_t at, uintptr_t hi)
+{
+	uint8_t seq[PFE_ENC_MAX_BYTES];
+
+	for (size_t i = 0; i < pfe__arch->n_patches; i++) {
+		const struct pfe_enc_patch *p = &pfe__arch->patches[i];
+
+		if (at % p->align || at + p->len > hi)
+			continue;
+		p->put(seq, at, 0, false);
+		if (memcmp((const void *)at, seq, p->len) == 0)
+			return p;
+	}
+	return NULL;
+}
+
 /* pfe_info.fentry is the reader's form. */
 _Static_assert(PFE_FENTRY_NONE == 0 && PFE_FENTRY_CALL == 1 && PFE_FENTRY_NOP == 2,
 	       "pfe.h's fentry values: 0 none, 1 a call, 2 its NOP form");
@@ -330,7 +355,8 @@ _Static_assert(PFE_FENTRY_NONE == 0 && PFE_FENTRY_CALL == 1 && PFE_FENTRY_NOP ==
 static bool lookup_only;
 
 /* Where and how F is patched: its fentry call (or NOP form) if it has one,
- * else the NOPs after its landing pad; the ops slot when 8 zero bytes,
+ * else the NOPs after its landing pad (either may be prepared already:
+ * prepared_at); the ops slot when 8 zero bytes,
  * 8-aligned, precede the entry (or its kCFI hash: pfe__slot_gap) at or
  * after PREV_END (the end of what comes before in its section) and the
  * trampoline's formula finds them. */
@@ -351,13 +377,18 @@ static void classify(struct pfe_object *o, const struct pfe_layout_code *c, stru
 		uint64_t len;
 
 		f->fentry = (uint8_t)pfe_layout_fentry_at(c, f->call_record - c->addr, &len);
-		f->patch = f->fentry ? pfe_enc_patch_of_len(a, len) : NULL;
+		f->patch = f->fentry ? pfe_enc_patch_of_len(a, len) : prepared_at(f->call_record, o->hi);
+		f->fentry = f->fentry ? f->fentry : f->patch ? PFE_FENTRY_NOP : PFE_FENTRY_NONE;
 		f->pos = f->call_record;
 		if (f->patch && f->pos % f->patch->align)
 			f->patch = NULL;
 		if (!f->fentry)
 			f->why = "the fentry call site holds neither the call nor its NOP form";
 	} else {
+		const struct pfe_enc_patch *prepared = prepared_at(f->addr + f->pad + f->post, o->hi);
+
+		/* The NOPs as built: those left and the prepared sequence. */
+		f->post += prepared ? prepared->len : 0;
 		for (size_t i = 0; i < a->n_patches && !f->patch; i++) {
 			f->pos = fit_patch(&a->patches[i], f->addr + f->pad, f->post);
 			if (f->pos)
@@ -526,7 +557,7 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 	if (!syms)
 		syms = read_symbols(&f, o->base, SHT_DYNSYM, &nsyms);
 	for (size_t k = 0; k < PFE_COUNT_OF(record_kinds) && !err; k++)
-		err = read_records(&f, o, &record_kinds[k], &recs, &nrecs);
+		err = read_records(&f, o, &record_kinds[k], id->unrelocated, &recs, &nrecs);
 	if (!err)
 		err = make_funcs(o, &f, syms, nsyms, recs, nrecs);
 	if (!err)
@@ -538,4 +569,15 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 		return err;
 	*out = o;
 	return 0;
+}
+
+void pfe__object_free(struct pfe_object *o)
+{
+	for (size_t i = 0; i < o->nfuncs; i++)
+		free((char *)o->funcs[i].name);
+	free(o->funcs);
+	free(o->keys);
+	free(o->by_key);
+	free(o->path);
+	free(o);
 }

@@ -484,7 +484,7 @@ static bool proc_mem_works(void)
 	return works;
 }
 
-int pfe__patch_init(void)
+int pfe__patch_init(bool traps)
 {
 	int err;
 
@@ -494,7 +494,7 @@ int pfe__patch_init(void)
 	if (pfe__debug("list", NULL))
 		fprintf(stderr, "libpfe: code writes: %s\n",
 			use_proc_mem ? "/proc/self/mem" : "mprotect (read+write+execute while written)");
-	err = pfe__arch->trap_byte ? own_sigtrap() : 0;
+	err = traps && pfe__arch->trap_byte ? own_sigtrap() : 0;
 	return err ? err : membarrier_cmd ? 0 : PFE_ESYNC;
 }
 

@@ -1,0 +1,107 @@
+/* audit.c: libpfe as an rtld-audit module (LD_AUDIT=libpfe.so; pfe-trace
+ * sets it).  The loader calls la_objopen for each object it maps, before
+ * relocating it and before any of its code (its constructors, a thread
+ * they start) can run: there each entry is
+ * written in its disabled form, when no protocol is needed.  The
+ * program's libpfe, finding the object later (pfe_init; pfe_rescan after
+ * a dlopen, when threads may run the object's code), then has nothing to
+ * rewrite, and enables and disables its entries with the concurrent
+ * protocol: an object a threaded program opens is patchable.
+ *
+ * This copy of libpfe is the loader's, in a namespace of its own (its own
+ * C library and state): it publishes nothing, installs no signal handler
+ * and does not start libpfe (pfe__audit_copy, checked by the
+ * constructors).  It reads an object's records from memory as the link
+ * wrote them (not relocated yet: the base is added).  riscv64 gains
+ * nothing: its linker leaves a shared object's or PIE's records 0 for the
+ * loader to fill, so none is found, and its disabled form names the
+ * trampoline (auipc), which only the program's libpfe knows; what this
+ * copy writes for a non-PIE program, the program's libpfe rewrites at
+ * pfe_init as for any program.
+ *
+ * Debugging: with PFE_DEBUG=list this copy says which writer it uses too
+ * (a second "libpfe: code writes" line, first), and the program's list
+ * shows an object opened under threads patchable; a failure is a warning
+ * naming la_objopen.
+ */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+bool pfe__audit_copy(void)
+{
+	Dl_info info;
+	struct link_map *self;
+	Lmid_t lmid;
+
+	return dladdr1((void *)pfe__audit_copy, &info, (void **)&self, RTLD_DL_LINKMAP) && self &&
+	       dlinfo(self, RTLD_DI_LMID, &lmid) == 0 && lmid != LM_ID_BASE;
+}
+
+unsigned la_version(unsigned version)
+{
+	return version;
+}
+
+/* The program header table of the file at PATH, into PH (up to MAX
+ * entries); how many, 0 if it cannot be read. */
+static unsigned file_phdrs(const char *path, ElfW(Phdr) *ph, unsigned max)
+{
+	ElfW(Ehdr) eh;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	unsigned n = 0;
+
+	if (fd < 0)
+		return 0;
+	if (pread(fd, &eh, sizeof eh, 0) == (ssize_t)sizeof eh && memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0 &&
+	    eh.e_phentsize == sizeof *ph && eh.e_phnum <= max &&
+	    pread(fd, ph, eh.e_phnum * sizeof *ph, (off_t)eh.e_phoff) == (ssize_t)(eh.e_phnum * sizeof *ph))
+		n = eh.e_phnum;
+	close(fd);
+	return n;
+}
+
+/* Write the entries of the object MAP in their disabled form. */
+static void prepare_mapped(const struct link_map *map)
+{
+	ElfW(Phdr) ph[64];
+	struct pfe_object_id id = { map->l_name, map->l_addr, ph, 0, map->l_name[0] == '\0', 0, 0, true };
+	struct pfe_object *o;
+	int err;
+
+	if (id.is_main) {
+		id.phdr = (const void *)getauxval(AT_PHDR);
+		id.phnum = (unsigned)getauxval(AT_PHNUM);
+	} else {
+		id.phnum = file_phdrs(map->l_name, ph, PFE_COUNT_OF(ph));
+	}
+	if (!id.phnum || (err = pfe__object_load(&id, &o)) != 0)
+		return;
+	err = pfe__prepare(o);
+	if (err)
+		pfe__warn("la_objopen", map->l_addr, "%s: %s", id.is_main ? "the program" : map->l_name,
+			  pfe_strerror(err));
+	pfe__object_free(o);
+}
+
+unsigned la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
+{
+	static int ready = -1;
+
+	(void)cookie;
+	if (ready < 0) {
+		pfe__arch = pfe_enc_this_arch();
+		ready = pfe__arch && pfe__patch_init(false) == 0;
+	}
+	if (ready && lmid == LM_ID_BASE)
+		prepare_mapped(map);
+	return 0;
+}
