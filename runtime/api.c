@@ -32,8 +32,6 @@ HIDDEN const struct pfe_arch *pfe__arch;
 HIDDEN struct pfe_object *pfe__objects[PFE_MAX_OBJECTS];
 HIDDEN _Atomic size_t pfe__nobjects;
 HIDDEN struct pfe_counters pfe__counters;
-HIDDEN _Atomic unsigned pfe__epoch;
-HIDDEN _Atomic unsigned long pfe__readers[2];
 /* The attachments not retired yet (pfe_synchronize), under the lock. */
 static struct pfe_attachment *attachments;
 static bool initialised;
@@ -135,8 +133,7 @@ static void fork_child(void)
 {
 	pthread_mutex_init(&pfe__lock, NULL);
 	/* The other threads' read sections are not the child's. */
-	atomic_store(&pfe__readers[0], 0);
-	atomic_store(&pfe__readers[1], 0);
+	pfe__threads_forked();
 	/* patch.c keeps no state a child must redo: its /proc/self/mem
 	 * descriptor is a batch's, membarrier's registration is inherited. */
 }
@@ -309,7 +306,7 @@ int pfe_init(void)
 		initialised = true;
 		pthread_atfork(fork_prepare, fork_parent, fork_child);
 		threads_at_init = count_threads();
-		pfe__exits_init();
+		pfe__threads_init();
 		pfe__arch = pfe_enc_this_arch();
 		init_error = pfe__arch ? pfe__patch_init(true) : PFE_ENOTARGET;
 		if (!init_error)
@@ -686,21 +683,6 @@ static void retire_unused(void)
 	}
 }
 
-/* Until no read section of the epoch before the flip is left, at most
- * TIMEOUT_MS; false if one is. */
-static bool drain_epoch(unsigned timeout_ms)
-{
-	unsigned old = atomic_fetch_add(&pfe__epoch, 1) & 1;
-	struct timespec pause = { 0, 100000 };
-
-	for (unsigned waited = 0; atomic_load(&pfe__readers[old]); waited++) {
-		if (waited / 10 >= timeout_ms)
-			return false;
-		nanosleep(&pause, NULL);
-	}
-	return true;
-}
-
 /* Two flips: a reader may have read the epoch before the first and
  * counted itself after the wait for it; it is waited for at the second
  * (and checks retired after counting itself, so it calls nothing retired
@@ -715,7 +697,7 @@ int pfe_synchronize(void)
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
 	pthread_mutex_lock(&flips);
 	for (int i = 0; i < 2 && !err; i++)
-		err = drain_epoch(10000) ? 0 : PFE_EBUSY;
+		err = pfe__drain(10000);
 	pthread_mutex_unlock(&flips);
 	pthread_setcancelstate(cs, NULL);
 	return err;

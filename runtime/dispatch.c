@@ -96,8 +96,8 @@ SAVED_SIZE(pfe_retregs, PFE_RETREGS_SIZE);
 /* Initial-exec: no __tls_get_addr call on the dispatch path.  libpfe is
  * linked or preloaded, so its TLS is in the static TLS block; dlopen'ed,
  * or opened as an rtld-audit module (audit.c), it comes from glibc's
- * surplus, a few hundred bytes: libpfe's TLS is these 16, and the exit
- * stack is mapped apart (exits_ready). */
+ * surplus, a few hundred bytes: libpfe's TLS is these 16, the rest of a
+ * thread's state is mapped apart (struct pfe_thread). */
 #define IE __attribute__((tls_model("initial-exec")))
 static _Thread_local IE unsigned in_handler;
 
@@ -117,41 +117,130 @@ struct pending_exit {
 	unsigned char nsaved;
 	uintptr_t *saved[MAX_SAVED];
 };
-static _Thread_local IE struct pending_exit *exits;
+
+/* A thread's own part of libpfe, mapped at its first handler call (mmap:
+ * a handler may run in a signal handler, where malloc may not): its read
+ * sections, counted per epoch, and its exit stack.  Blocks are never
+ * unmapped (pfe__drain reads every one's counts without a lock): when its
+ * thread ends (a thread key's destructor) a block is free for the next. */
+struct pfe_thread {
+	_Atomic unsigned long reading[2];	/* read sections, by epoch */
+	_Atomic unsigned used;			/* 0 or 1: riscv64 has no byte CAS */
+	struct pfe_thread *next;		/* every block, newest first */
+	struct pending_exit exits[EXIT_DEPTH];
+};
+static struct pfe_thread *_Atomic threads;
+static pthread_key_t self_key;
+static bool self_key_made;
+static _Thread_local IE struct pfe_thread *self;
 static _Thread_local IE unsigned nexits;
-/* Its destructor unmaps a thread's exit stack when the thread ends. */
-static pthread_key_t exits_key;
-static bool exits_key_made;
+#define exits (self->exits)
 
-static void exits_unmap(void *stack)
+static void thread_ends(void *block)
 {
-	munmap(stack, EXIT_DEPTH * sizeof *exits);
-	exits = NULL;
+	struct pfe_thread *t = block;
+
+	self = NULL;
 	nexits = 0;
+	atomic_store_explicit(&t->used, 0, memory_order_release);
 }
 
-void pfe__exits_init(void)
+void pfe__threads_init(void)
 {
-	exits_key_made = pthread_key_create(&exits_key, exits_unmap) == 0;
+	self_key_made = pthread_key_create(&self_key, thread_ends) == 0;
 }
 
-/* This thread's exit stack, mapped at its first exit hook (mmap: a
- * handler may run in a signal handler, where malloc may not); false if
- * there is none. */
-static bool exits_ready(void)
+/* This thread's block: a free one, else a new one; false if there is
+ * none (no key, no memory: the thread calls no handler). */
+static bool thread_ready(void)
 {
-	void *stack;
+	struct pfe_thread *t;
 
-	if (exits)
+	if (self)
 		return true;
-	if (!exits_key_made)
+	if (!self_key_made)
 		return false;
-	stack = mmap(NULL, EXIT_DEPTH * sizeof *exits, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (stack == MAP_FAILED)
-		return false;
-	exits = stack;
-	pthread_setspecific(exits_key, stack);
+	for (t = atomic_load_explicit(&threads, memory_order_acquire); t; t = t->next) {
+		unsigned free = 0;
+
+		if (atomic_compare_exchange_strong(&t->used, &free, 1))
+			break;
+	}
+	if (!t) {
+		t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (t == MAP_FAILED)
+			return false;
+		t->used = 1;
+		t->next = atomic_load_explicit(&threads, memory_order_relaxed);
+		while (!atomic_compare_exchange_weak_explicit(&threads, &t->next, t, memory_order_release,
+							      memory_order_relaxed))
+			;
+	}
+	self = t;
+	pthread_setspecific(self_key, t);
 	return true;
+}
+
+void pfe__threads_forked(void)
+{
+	for (struct pfe_thread *t = atomic_load(&threads); t; t = t->next) {
+		if (t == self)
+			continue;
+		atomic_store(&t->reading[0], 0);
+		atomic_store(&t->reading[1], 0);
+		atomic_store(&t->used, 0);
+	}
+}
+
+/* Read sections: every handler call (the dispatch, each exit call).
+ * pfe_synchronize flips the epoch and waits until no thread is in a
+ * section of the old one (pfe__drain, twice: one may have read the epoch
+ * before a flip and counted itself after).  A reader checks what it calls
+ * (retired) after counting itself.  No read-modify-write: the count is
+ * the thread's own (a signal handler's section nests inside and is undone
+ * before the one it interrupted goes on), and the barrier that orders the
+ * count before that check is pfe__drain's membarrier, which every thread
+ * executes: a reader that saw an attachment not retired yet is counted
+ * where pfe__drain looks. */
+static _Atomic unsigned epoch;
+
+static inline unsigned read_begin(void)
+{
+	unsigned e = atomic_load_explicit(&epoch, memory_order_acquire) & 1;
+	unsigned long n = atomic_load_explicit(&self->reading[e], memory_order_relaxed);
+
+	atomic_store_explicit(&self->reading[e], n + 1, memory_order_relaxed);
+	atomic_signal_fence(memory_order_seq_cst);
+	return e;
+}
+
+static inline void read_end(unsigned e)
+{
+	unsigned long n = atomic_load_explicit(&self->reading[e], memory_order_relaxed);
+
+	atomic_store_explicit(&self->reading[e], n - 1, memory_order_release);
+}
+
+static bool reading(unsigned e)
+{
+	for (struct pfe_thread *t = atomic_load_explicit(&threads, memory_order_acquire); t; t = t->next)
+		if (atomic_load_explicit(&t->reading[e], memory_order_acquire))
+			return true;
+	return false;
+}
+
+int pfe__drain(unsigned timeout_ms)
+{
+	unsigned old = atomic_fetch_add(&epoch, 1) & 1;
+	struct timespec pause = { 0, 100000 };
+	int err = pfe__membarrier();
+
+	for (unsigned waited = 0; !err && reading(old); waited++) {
+		if (waited / 10 >= timeout_ms)
+			return PFE_EBUSY;
+		nanosleep(&pause, NULL);
+	}
+	return err;
 }
 
 /* A binary search of the object's keys: they are one array apart from
@@ -264,7 +353,7 @@ static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, st
 	call.cookie = 0;
 	if (a->entry)
 		a->entry(&call);
-	if (a->exit && (nexits == EXIT_DEPTH || !exits_ready())) {
+	if (a->exit && nexits == EXIT_DEPTH) {
 		PFE_COUNT(exit_skips, 1);
 	} else if (a->exit) {
 		exits[nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), PFE_ENTRY_CFA(regs), fn, f, a,
@@ -274,13 +363,19 @@ static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, st
 	in_handler = 0;
 }
 
-/* call_entry in a read section (pfe_synchronize). */
+/* call_entry in a read section (pfe_synchronize); a thread without its
+ * block calls no handler. */
 static void dispatch(struct pfe_attachment *a, uintptr_t key, unsigned gap, struct pfe_regs *regs)
 {
-	unsigned epoch = pfe__read_begin();
+	unsigned e;
 
+	if (!thread_ready()) {
+		PFE_COUNT(recursion_skips, 1);
+		return;
+	}
+	e = read_begin();
 	call_entry(a, key, gap, regs);
-	pfe__read_end(epoch);
+	read_end(e);
 }
 
 void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
@@ -298,7 +393,7 @@ void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pf
 void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 {
 	unsigned i = nexits;
-	unsigned epoch;
+	unsigned e;
 
 	/* The frame returning is the last pending one whose CFA is SP (up to
 	 * PFE_CALLEE_POP below it: i386 callees pop a hidden struct
@@ -310,20 +405,20 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 		fprintf(stderr, "libpfe: pfe__exit: a return to sp %#lx with no exit pending\n", (unsigned long)sp);
 		abort();
 	}
-	epoch = pfe__read_begin();	/* pfe_synchronize */
+	e = read_begin();	/* pfe_synchronize */
 	in_handler = 1;
 	while (nexits > i)
 		call_exit(--nexits, NULL);
 	*ra_slot = exits[--nexits].ret;
 	call_exit(nexits, r);
 	in_handler = 0;
-	pfe__read_end(epoch);
+	read_end(e);
 }
 
 uintptr_t pfe__exit_unwound(uintptr_t cfa)
 {
 	unsigned i = nexits;
-	unsigned epoch;
+	unsigned e;
 	uintptr_t ret;
 
 	/* The entries after the frame's were pushed after it: frames it
@@ -337,12 +432,12 @@ uintptr_t pfe__exit_unwound(uintptr_t cfa)
 	}
 	i = frame_first(i - 1);
 	ret = exits[i].ret;
-	epoch = pfe__read_begin();	/* pfe_synchronize */
+	e = read_begin();	/* pfe_synchronize */
 	in_handler = 1;
 	while (nexits > i)
 		call_exit(--nexits, NULL);
 	in_handler = 0;
-	pfe__read_end(epoch);
+	read_end(e);
 	return ret;
 }
 

@@ -24,7 +24,7 @@
  * pfe__lock (api.c's lock(): cancellation disabled meanwhile; reset in a
  * fork's child); the dispatch path takes no lock: it reads what is
  * published with release stores and never freed, inside a read section
- * (pfe__read_begin) that pfe_synchronize waits for.
+ * (dispatch.c, read_begin) that pfe_synchronize waits for.
  *
  * Debugging: PFE_DEBUG=list prints each function's layout at pfe_init;
  * PFE_DEBUG=stall=MS sleeps MS ms between the phases of every batch (so
@@ -127,6 +127,8 @@ HIDDEN bool pfe__audit_copy(void);
 /* patch.c: its writer, and with TRAPS the SIGTRAP handler of the int3
  * protocol (not in an rtld-audit copy: a handler is the process's). */
 HIDDEN int pfe__patch_init(bool traps);
+/* A memory barrier on every thread of the process (membarrier). */
+HIDDEN int pfe__membarrier(void);
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
 /* Write every function of O in its disabled form. */
@@ -162,8 +164,14 @@ HIDDEN void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot);
 HIDDEN void pfe__exits_restore(uintptr_t sp);
 HIDDEN void pfe__exits_redivert(uintptr_t cfa);
 HIDDEN void pfe__exits_leave_all(void);
-/* dispatch.c, from pfe_init: the exit stacks' thread key. */
-HIDDEN void pfe__exits_init(void);
+/* dispatch.c: a thread's block (its read sections and exit stack), made
+ * at its first handler call: the thread key that frees it (pfe_init);
+ * the blocks of the threads a fork left behind, free in the child. */
+HIDDEN void pfe__threads_init(void);
+HIDDEN void pfe__threads_forked(void);
+/* pfe_synchronize: flip the read sections' epoch and wait until none of
+ * the old one is left, at most TIMEOUT_MS: 0, PFE_EBUSY or PFE_ESYNC. */
+HIDDEN int pfe__drain(unsigned timeout_ms);
 /* A forced unwind (thread cancellation: glibc's own unwinder, which
  * unwind.c's wrappers do not see) left the frame whose CFA is CFA and
  * which returns to pfe__tramp_return, and those it called: call their
@@ -180,26 +188,6 @@ HIDDEN int pfe__personality(int version, int actions, uint64_t exception_class, 
 			    struct unwind_context *context);
 HIDDEN _Noreturn void pfe__unwind_resume(struct unwind_exception *e);
 HIDDEN struct pfe_func *pfe__lookup_key(uintptr_t key);
-/* Handlers run inside a read section: pfe_synchronize flips pfe__epoch
- * and waits until the readers of the old one are gone (twice: one may
- * have read the epoch before a flip and counted itself after).  A reader
- * checks what it calls (retired) after counting itself, so one that had
- * the attachment before pfe_synchronize and counted itself too late sees
- * it retired. */
-extern HIDDEN _Atomic unsigned pfe__epoch;
-extern HIDDEN _Atomic unsigned long pfe__readers[2];
-static inline unsigned pfe__read_begin(void)
-{
-	unsigned e = atomic_load_explicit(&pfe__epoch, memory_order_relaxed) & 1;
-
-	atomic_fetch_add(&pfe__readers[e], 1);
-	return e;
-}
-
-static inline void pfe__read_end(unsigned e)
-{
-	atomic_fetch_sub_explicit(&pfe__readers[e], 1, memory_order_release);
-}
 
 /* The published objects (api.c). */
 #define PFE_MAX_OBJECTS 1024

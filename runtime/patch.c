@@ -273,12 +273,16 @@ static bool a_thread_blocks_sigtrap(void)
  * instruction before this returns (x86: it then fetches the new bytes). */
 static int sync_cores(void)
 {
-	if (!membarrier_cmd)
-		return PFE_ESYNC;
-	if (syscall(SYS_membarrier, membarrier_cmd, 0, 0) != 0)
-		return PFE_ESYNC;
-	PFE_COUNT(barriers, 1);
-	return 0;
+	int err = pfe__membarrier();
+
+	if (!err)
+		PFE_COUNT(barriers, 1);
+	return err;
+}
+
+int pfe__membarrier(void)
+{
+	return membarrier_cmd && syscall(SYS_membarrier, membarrier_cmd, 0, 0) == 0 ? 0 : PFE_ESYNC;
 }
 
 /* The registration is the process's (its mm's), and a child of fork

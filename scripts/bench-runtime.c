@@ -6,6 +6,11 @@
  *   bench-runtime calls off|entry|both   ns per call of one small function
  *                                        called over and over (all in the
  *                                        caches)
+ *   bench-runtime pair entry|both        calls, in two threads at once
+ *                                        (the machine's two cores): the
+ *                                        slower one's ns per call (what
+ *                                        state the handlers' machinery
+ *                                        shares between threads costs)
  *   bench-runtime spread off|entry|both  ns per call when the calls go to
  *                                        100000 functions in a shuffled
  *                                        order (what a tracer of a large
@@ -40,6 +45,7 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -218,6 +224,9 @@ static size_t patch_prepare(int per)
 }
 #endif
 
+/* Called before each round of per_call when set: "pair"'s start line. */
+static void (*round_start)(void);
+
 /* The fastest of ROUNDS rounds of LEAF_CALLS calls, in ns per call;
  * *CALLS gets the calls made. */
 static double per_call(unsigned long *calls)
@@ -225,9 +234,12 @@ static double per_call(unsigned long *calls)
 	double best = 1e9;
 
 	for (int round = 0; round < ROUNDS; round++) {
-		double t = now();
+		double t;
 		int s = 0;
 
+		if (round_start)
+			round_start();
+		t = now();
 		for (int i = 0; i < LEAF_CALLS; i++)
 			s += leaf(i);
 		t = now() - t;
@@ -238,6 +250,47 @@ static double per_call(unsigned long *calls)
 	}
 	*calls = (unsigned long)ROUNDS * LEAF_CALLS;
 	return best;
+}
+
+/* "pair": per_call in this thread and another, each round started by
+ * both at once; the slower one's figure, and the calls and handler
+ * events of both. */
+struct half {
+	double ns;
+	unsigned long calls, events;
+};
+static pthread_barrier_t pair_line;
+
+static void pair_start(void)
+{
+	pthread_barrier_wait(&pair_line);
+}
+
+static void *run_half(void *arg)
+{
+	struct half *h = (struct half *)arg;
+
+	h->ns = per_call(&h->calls);
+	h->events = events;
+	return NULL;
+}
+
+static double per_call_pair(unsigned long *calls)
+{
+	struct half h[2];
+	pthread_t other;
+
+	pthread_barrier_init(&pair_line, NULL, 2);
+	round_start = pair_start;
+	if (pthread_create(&other, NULL, run_half, &h[1]) != 0) {
+		*calls = 0;
+		return 0;
+	}
+	run_half(&h[0]);
+	pthread_join(other, NULL);
+	events += h[1].events;
+	*calls = h[0].calls + h[1].calls;
+	return h[0].ns > h[1].ns ? h[0].ns : h[1].ns;
 }
 
 /* The 100000 functions' indices in a shuffled order, the same every run. */
@@ -354,6 +407,8 @@ int main(int argc, char **argv)
 		return measure(argv[2], 0, per_call);
 	if (per_mode >= 0 && strcmp(argv[1], "spread") == 0)
 		return measure(argv[2], 1, per_call_spread);
+	if (per_mode > 0 && strcmp(argv[1], "pair") == 0)
+		return measure(argv[2], 0, per_call_pair);
 	if (argc == 2 && strcmp(argv[1], "trace") == 0)
 		return trace_passes();
 	if (per_mode > 0 && strcmp(argv[1], "patch") == 0) {
@@ -363,7 +418,8 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: bench-runtime calls|spread off|entry|both, bench-runtime patch entry|both, bench-runtime trace\n");
+	fprintf(stderr, "usage: bench-runtime calls|spread off|entry|both, bench-runtime pair|patch entry|both, "
+		"bench-runtime trace\n");
 	return 2;
 }
 #endif /* BENCH_PART */

@@ -14,8 +14,9 @@
 #       order: the i-cache and iTLB footprint of the NOPs and sleds)
 #   entry only: pfe entry handler / XRay function-entry bundle
 #   entry+exit: pfe entry and exit handlers / XRay both sleds, the handler
-#       called on exit too; each on one function called over and over and
-#       on the 100000 functions called in a shuffled order
+#       called on exit too; each on one function called over and over, on
+#       the 100000 functions called in a shuffled order, and on one function
+#       called by two threads at once (the slower thread's figure)
 #   pfe by lookup (PFE_DEBUG=lookup: the ops slots unused), entry only
 #   patch / unpatch all 100000, first time and again: pfe_enable_all /
 #       pfe_disable_all against __xray_patch / __xray_unpatch, each with its
@@ -115,6 +116,10 @@ for r in $(seq "$rounds"); do
 		run $m-both-pfe ./pfe $m both
 		run $m-both-xray ./xray $m both
 	done
+	run pair-entry-pfe ./pfe pair entry
+	run pair-entry-xray ./xray-entry pair entry
+	run pair-both-pfe ./pfe pair both
+	run pair-both-xray ./xray pair both
 	run spread-entry-lookup env PFE_DEBUG=lookup ./pfe spread entry
 	run patch-entry-pfe ./pfe patch entry
 	run patch-entry-xray ./xray-entry patch entry
@@ -179,6 +184,8 @@ table() {
 	for m in entry both; do
 		row "$(label $m), one function: ns per call" calls-$m-pfe.ns_per_call calls-$m-xray.ns_per_call
 		row "$(label $m), 100000 functions: ns per call" spread-$m-pfe.ns_per_call spread-$m-xray.ns_per_call
+		row "$(label $m), one function, 2 threads at once: ns per call" \
+			pair-$m-pfe.ns_per_call pair-$m-xray.ns_per_call
 	done
 	row "entry only, 100000 functions, pfe by lookup: ns per call" \
 		spread-entry-lookup.ns_per_call spread-entry-xray.ns_per_call
