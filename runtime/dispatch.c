@@ -134,6 +134,7 @@ static pthread_key_t self_key;
 static bool self_key_made;
 static _Thread_local IE struct pfe_thread *self;
 static _Thread_local IE unsigned nexits;
+/* This thread's exit stack: self is set whenever nexits is not 0. */
 #define exits (self->exits)
 
 static void thread_ends(void *block)
@@ -150,16 +151,15 @@ void pfe__threads_init(void)
 	self_key_made = pthread_key_create(&self_key, thread_ends) == 0;
 }
 
-/* This thread's block: a free one, else a new one; false if there is
- * none (no key, no memory: the thread calls no handler). */
+/* This thread's block: a free one, else a new one (kept for good when
+ * there is no thread key to free it); false if there is no memory: the
+ * thread calls no handler. */
 static bool thread_ready(void)
 {
 	struct pfe_thread *t;
 
 	if (self)
 		return true;
-	if (!self_key_made)
-		return false;
 	for (t = atomic_load_explicit(&threads, memory_order_acquire); t; t = t->next) {
 		unsigned free = 0;
 
@@ -177,7 +177,8 @@ static bool thread_ready(void)
 			;
 	}
 	self = t;
-	pthread_setspecific(self_key, t);
+	if (self_key_made)
+		pthread_setspecific(self_key, t);
 	return true;
 }
 

@@ -237,7 +237,8 @@ struct pfe_stats {
 	uint64_t barriers;	/* cross-thread synchronisations */
 	uint64_t sites_written;
 	uint64_t trap_hits;	/* x86: threads that met an int3 mid-patch */
-	uint64_t recursion_skips;	/* handler not called: already in one */
+	uint64_t recursion_skips;	/* handler not called: already in one (or the
+					   thread got no memory for its state) */
 	uint64_t exit_skips;	/* exit not hooked: the thread's stack of them full */
 	uint64_t unknown_calls;	/* a trampoline call from no known entry */
 	uint64_t icache_flushes;	/* cache maintenance calls (riscv: one
