@@ -1,17 +1,17 @@
 /* audit.c: libpfe as an rtld-audit module (LD_AUDIT=libpfe.so; pfe-trace
  * sets it).  The loader calls la_objopen for each object it maps, before
  * relocating it and before any of its code (its constructors, a thread
- * they start) can run: there each entry is
- * written in its disabled form, when no protocol is needed.  The
- * program's libpfe, finding the object later (pfe_init; pfe_rescan after
- * a dlopen, when threads may run the object's code), then has nothing to
- * rewrite, and enables and disables its entries with the concurrent
- * protocol: an object a threaded program opens is patchable.
+ * they start) can run: there each entry is written in its disabled form,
+ * when no protocol is needed.  The program's libpfe, finding the object
+ * later (pfe_init; pfe_rescan after a dlopen, when threads may run the
+ * object's code), then has nothing to rewrite (object.c, prepared_at),
+ * and enables and disables its entries with the concurrent protocol: an
+ * object a threaded program opens is patchable.
  *
  * This copy of libpfe is the loader's, in a namespace of its own (its own
  * C library and state): it publishes nothing, installs no signal handler
- * and does not start libpfe (pfe__audit_copy, checked by the
- * constructors).  It reads an object's records from memory as the link
+ * and does not start libpfe (pfe__audit_copy, checked by api.c's
+ * constructor).  It reads an object's records from memory as the link
  * wrote them (not relocated yet: the base is added).  riscv64 gains
  * nothing: its linker leaves a shared object's or PIE's records 0 for the
  * loader to fill, so none is found, and its disabled form names the

@@ -18,8 +18,8 @@
 #   c       a's build, its test suite run under scripts/pfe-trace (the
 #           harness's whole command, so every test program runs with
 #           libpfe-trace.so preloaded: every function patched, entry and
-#           exit handlers); on aarch64 qemu's QEMU_SET_ENV preloads it in
-#           the guest only;
+#           exit handlers; libpfe.so the loader's audit module); on aarch64
+#           qemu's QEMU_SET_ENV sets both in the guest only;
 #   n5      CC=GCC -fpatchable-function-entry=5, GCC's own (GCC 8+).
 # gcc-14 builds (programs for sid's glibc, which do not run here) run no
 # tests: their a and n5 count records, which must be equal.
@@ -227,8 +227,9 @@ count_records() {
 }
 
 # with_trace TARGET LIB BUILD DIR: run_tests BUILD DIR with LIB preloaded
-# into every TARGET program its harness runs (scripts/pfe-trace; on aarch64
-# qemu's QEMU_SET_ENV, so that the host's programs do not get it), the
+# into every TARGET program its harness runs, and libpfe.so beside it as
+# the loader's audit module (scripts/pfe-trace; on aarch64 qemu's
+# QEMU_SET_ENV, so that the host's programs do not get them), the
 # reports of all of them into ./trace through a FIFO (libpfe-trace opens
 # PFE_TRACE_OUTPUT for writing: a file would keep only the last report).
 with_trace() {
@@ -239,7 +240,7 @@ with_trace() {
 	PFE_TRACE_OUTPUT=$PWD/trace.fifo
 	export PFE_TRACE_OUTPUT
 	if [ "$1" = aarch64 ]; then
-		launch="env QEMU_SET_ENV=LD_PRELOAD=$2"
+		launch="env QEMU_SET_ENV=LD_PRELOAD=$2,LD_AUDIT=${2%/*}/libpfe.so"
 	else
 		launch="env PFE_TRACE_LIB=$2 $top/scripts/pfe-trace"
 	fi
