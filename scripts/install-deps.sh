@@ -20,7 +20,8 @@
 #     better-sqlite3 (pinned version) and pigz 2.8's sources (Debian's
 #     upstream tarball from the mirror's pool, checked by its sha256);
 #   - only for "packages" (make check-packages): bookworm deb-src lines, the
-#     build tools (cmake, meson, dpkg-dev) and the sources of the packages
+#     build tools (cmake, meson, dpkg-dev), GTest for arm64 (a foreign
+#     architecture: yaml-cpp's aarch64 tests) and the sources of the packages
 #     that testsuite/packages lists, unpacked once by apt-get source into
 #     $PFE_PACKAGES (scripts/check-packages.sh builds copies of them);
 #   - only for "kernel" (make check-kernel): linux-source-6.1,
@@ -240,6 +241,14 @@ unpack_kernel() {
 install_packages() {
 	# shellcheck disable=SC2086
 	install_pkgs $PACKAGES_PKGS
+	# yaml-cpp's tests cross-built for aarch64 need GTest found for the
+	# target (Debian's CMakeLists then builds /usr/src/googletest itself),
+	# as a Debian cross build has it: arm64 a foreign architecture.
+	if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+		dpkg --add-architecture arm64
+		apt_updated=
+	fi
+	install_pkgs libgtest-dev:arm64 libgmock-dev:arm64
 	# deb-src beside the machine's deb lines, with their key (apt refuses
 	# two Signed-By values for one suite).
 	src_list=/etc/apt/sources.list.d/pfe-bookworm-src.sources
