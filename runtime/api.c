@@ -234,10 +234,7 @@ static unsigned count_threads(void)
  * riscv: the first word of the sequence, mov x9, x30 or auipc). */
 static bool prepare_rewrites(const struct pfe_func *f)
 {
-	uint8_t seq[PFE_ENC_MAX_BYTES];
-
-	f->patch->put(seq, f->pos, f->target, false);
-	return memcmp((const void *)f->pos, seq, f->patch->len) != 0;
+	return !pfe__disabled_at(f->patch, f->pos, f->target);
 }
 
 /* An object found while threads run that pfe_init did not know (dlopen:

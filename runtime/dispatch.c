@@ -416,10 +416,26 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 	read_end(e);
 }
 
+/* The frames of exits[I] and after were left: their exit handlers,
+ * innermost first (retregs NULL), in a read section (pfe_synchronize)
+ * under the recursion guard. */
+static void leave_frames_from(unsigned i)
+{
+	unsigned e;
+
+	if (nexits <= i)
+		return;
+	e = read_begin();
+	in_handler = 1;
+	while (nexits > i)
+		call_exit(--nexits, NULL);
+	in_handler = 0;
+	read_end(e);
+}
+
 uintptr_t pfe__exit_unwound(uintptr_t cfa)
 {
 	unsigned i = nexits;
-	unsigned e;
 	uintptr_t ret;
 
 	/* The entries after the frame's were pushed after it: frames it
@@ -433,12 +449,7 @@ uintptr_t pfe__exit_unwound(uintptr_t cfa)
 	}
 	i = frame_first(i - 1);
 	ret = exits[i].ret;
-	e = read_begin();	/* pfe_synchronize */
-	in_handler = 1;
-	while (nexits > i)
-		call_exit(--nexits, NULL);
-	in_handler = 0;
-	read_end(e);
+	leave_frames_from(i);
 	return ret;
 }
 
@@ -489,8 +500,5 @@ void pfe__exits_redivert(uintptr_t cfa)
 
 void pfe__exits_leave_all(void)
 {
-	in_handler = 1;
-	while (nexits)
-		call_exit(--nexits, NULL);
-	in_handler = 0;
+	leave_frames_from(0);
 }

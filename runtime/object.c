@@ -332,15 +332,10 @@ static uintptr_t fit_patch(const struct pfe_enc_patch *p, uintptr_t at, size_t l
  * never found: the audit module prepares none. */
 static const struct pfe_enc_patch *prepared_at(uintptr_t at, uintptr_t hi)
 {
-	uint8_t seq[PFE_ENC_MAX_BYTES];
-
 	for (size_t i = 0; i < pfe__arch->n_patches; i++) {
 		const struct pfe_enc_patch *p = &pfe__arch->patches[i];
 
-		if (at % p->align || at + p->len > hi)
-			continue;
-		p->put(seq, at, 0, false);
-		if (memcmp((const void *)at, seq, p->len) == 0)
+		if (at % p->align == 0 && at + p->len <= hi && pfe__disabled_at(p, at, 0))
 			return p;
 	}
 	return NULL;

@@ -548,6 +548,14 @@ static const struct pfe_object *object_of(const struct pfe_func *f)
 	return f->obj;
 }
 
+bool pfe__disabled_at(const struct pfe_enc_patch *p, uintptr_t at, uintptr_t target)
+{
+	uint8_t seq[PFE_ENC_MAX_BYTES];
+
+	p->put(seq, at, target, false);
+	return memcmp((const void *)at, seq, p->len) == 0;
+}
+
 int pfe__prepare(struct pfe_object *o)
 {
 	struct edit *e = calloc(o->nfuncs + 1, sizeof *e);
