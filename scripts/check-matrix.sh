@@ -1,7 +1,8 @@
 #!/bin/sh
 # check-matrix.sh [standard|full]: run the DejaGnu suite for every run of
 # testsuite/matrix, two at a time, after the harness's own tests
-# (check-harness.sh) and GCC's own tests (check-gcc.sh); print one DejaGnu
+# (check-harness.sh), GCC's own tests (check-gcc.sh) and the quick subset
+# of the packages tier (check-packages.sh -q); print one DejaGnu
 # summary and result per run (suite-result.sh: every FAIL, XPASS,
 # UNRESOLVED, ERROR, a run that did not run or finish, an UNSUPPORTED that
 # is not expected or an expected one that is missing, a test of the run's
@@ -46,7 +47,7 @@ names() { echo "$1" | awk 'NF { print $1 }'; }
 
 # No file of an earlier check can be read as this one's: every run's
 # directory and result go first (a run that then never starts has none).
-for name in harness gcc-tests $(names "$ALL"); do
+for name in harness gcc-tests packages $(names "$ALL"); do
 	rm -rf "build/check/$name" "build/check-$name.result"
 done
 mkdir -p build/check
@@ -74,6 +75,10 @@ t1=$(date +%s)
 within_budget sh scripts/check-gcc.sh > build/check-gcc-tests.result 2>&1 ||
 	[ -s build/check/gcc-tests/pfe.sum ] || not_run gcc-tests "check-gcc.sh stopped (time budget)"
 t2=$(date +%s)
+# Debian packages built through pfe-cc, their own tests run (run "packages").
+within_budget sh scripts/check-packages.sh -q > build/check-packages.result 2>&1 ||
+	[ -s build/check/packages/pfe.sum ] || not_run packages "check-packages.sh -q stopped (time budget)"
+t3=$(date +%s)
 
 # A compiler built here (GCC 7.5) that is not there is a failed run: the
 # pre-8 GCC this project exists for cannot drop out.
@@ -116,7 +121,7 @@ echo "$MATRIX" | grep -v '^$' | xargs -P "$JOBS" -L 1 sh -c '
 		scripts/run-suite.sh "$name" "$cc" "$legacy" "$cflags" > "build/check-$name.result" 2>&1
 	echo "$name $(($(date +%s) - begin))" > "build/check/$name/seconds"' ||
 	: # a failed run is counted below, from its own files
-t3=$(date +%s)
+t4=$(date +%s)
 
 # Each run's result line (scripts/suite-result.sh), read again from its
 # files: a run whose xargs job died says so there too.
@@ -127,7 +132,7 @@ count() { # count RESULT: add RESULT's first line to the totals
 	passed=$((passed + ${1:-0}))
 	failed=$((failed + ${2:-1}))
 }
-for name in harness gcc-tests $runs; do
+for name in harness gcc-tests packages $runs; do
 	echo "=== $name"
 	sed -n '/=== pfe Summary ===/,$p' "build/check/$name/pfe.sum" 2>/dev/null | grep '^#' || :
 	[ ! -f "build/check/$name/diff-stats.txt" ] ||
@@ -141,10 +146,10 @@ done
 # What make check is: every run of the matrix, each with its baseline, and
 # nothing in the environment that changes it.
 problems=
-for name in harness gcc-tests $(names "$ALL"); do
+for name in harness gcc-tests packages $(names "$ALL"); do
 	[ -f "testsuite/baseline/$name" ] || problems="$problems
 check: $name: no baseline (testsuite/baseline/$name: scripts/update-baseline.sh)"
-	case $name in harness | gcc-tests) continue ;; esac
+	case $name in harness | gcc-tests | packages) continue ;; esac
 	case " $runs " in *" $name "*) ;;
 	*) problems="$problems
 check: $name: not run (PFE_MATRIX chose the runs)" ;;
@@ -159,7 +164,7 @@ done
 # archive is reachable); these lines and each run's result are also
 # testsuite/figures.md (scripts/figures.sh), the figures README gives.
 {
-	echo "time: $((t3 - start)) s in all (budget $((deadline - start)) s): installs $((t0 - start)) s, harness $((t1 - t0)) s, gcc-tests $((t2 - t1)) s, the runs $((t3 - t2)) s"
+	echo "time: $((t4 - start)) s in all (budget $((deadline - start)) s): installs $((t0 - start)) s, harness $((t1 - t0)) s, gcc-tests $((t2 - t1)) s, packages $((t3 - t2)) s, the runs $((t4 - t3)) s"
 	echo "times: $(cat build/check/*/seconds 2>/dev/null | sort -k2,2nr | awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }')"
 	echo "sid: $(scripts/sid-run dpkg-query -W -f '${Status} ${Package} ${Version}\n' 'gcc-1[3-9]' 'clang-[0-9]*' uftrace \
 	gcc-14-aarch64-linux-gnu 2>/dev/null | awk '$3 == "installed" { printf "%s%s %s", s, $4, $5; s = ", " }')"

@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-packages.sh [-p PKG]... [-c GCC]... [-t TARGET]... [-m MODE]...:
-# the packages tier (make check-packages).  Debian bookworm source packages
+# the packages tier (make check-packages); check-packages.sh -q: make
+# check's quick subset of it (below).  Debian bookworm source packages
 # (testsuite/packages; their sources unpacked by scripts/install-deps.sh
 # packages) built unmodified with CC/CXX set and Debian's distro flags
 # (dpkg-buildflags, hardening=+all; a flag the compiler does not know is
@@ -33,6 +34,13 @@
 # which build/packages/results.md is written; the last line printed is this
 # invocation's "N passed, N failed".  Exit status 1 if any run failed.
 #
+# -q, make check's subset (scripts/check-matrix.sh, run "packages"): the
+# packages testsuite/packages marks "quick", on gcc-12 x86_64, modes
+# native a b c, in build/packages-quick; each run is one test of
+# build/check/packages/pfe.sum, named "PKG gcc-12 x86_64 MODE": PASS for
+# a PASS (native: its reference built and its tests ran), UNSUPPORTED for
+# a skip, FAIL for anything else (scripts/suite-result.sh reads it).
+#
 # Debug: each run's files are in build/packages/GCC-TARGET/PKG/MODE: log
 # (configure, build, tests), tests (NAME RESULT per test), failed, records
 # (pfe-scan list of its libraries), trace (mode c's pfe-trace reports);
@@ -50,8 +58,8 @@ pfe_scan=$top/build/pfe-scan
 say() { printf 'check-packages: %s\n' "$*"; }
 die() { say "$*" >&2; exit 2; }
 
-pkgs= gccs= targets= modes= verbose= launch= report_only=
-while getopts p:c:t:m:vr opt; do
+pkgs= gccs= targets= modes= verbose= launch= report_only= quick=
+while getopts p:c:t:m:vrq opt; do
 	case $opt in
 	p) pkgs="$pkgs $OPTARG" ;;
 	c) gccs="$gccs $OPTARG" ;;
@@ -59,9 +67,15 @@ while getopts p:c:t:m:vr opt; do
 	m) modes="$modes $OPTARG" ;;
 	v) verbose=1 ;;
 	r) report_only=1 ;;
-	*) die "usage: $0 [-p PKG]... [-c gcc-12|gcc-7|gcc-14]... [-t x86_64|aarch64]... [-m native|a|b|c|n5]... [-v] [-r]" ;;
+	q) quick=1 ;;
+	*) die "usage: $0 [-p PKG]... [-c gcc-12|gcc-7|gcc-14]... [-t x86_64|aarch64]... [-m native|a|b|c|n5]... [-v] [-r] | -q" ;;
 	esac
 done
+if [ -n "$quick" ]; then
+	[ -z "$pkgs$gccs$targets$modes$report_only" ] || die "-q chooses the runs itself"
+	pkgs=$(sed 's/#.*//' "$list" | awk '$5 == "quick" { print $1 }')
+	gccs=gcc-12 targets=x86_64 modes="native a b c" out=$top/build/packages-quick
+fi
 all_pkgs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ print $1 }')
 pkgs=${pkgs:-$all_pkgs}
 for p in $pkgs; do
@@ -459,6 +473,19 @@ register_qemu_aarch64() {
 case " $targets " in *" aarch64 "*) register_qemu_aarch64 ;; esac
 export QEMU_LD_PREFIX=/usr/aarch64-linux-gnu
 
+# quick_sum: this run as make check's run "packages" (-q), a DejaGnu-style
+# pfe.sum, pfe.log and run-status in build/check/packages.
+quick_sum() {
+	qdir=$top/build/check/packages
+	rm -rf "$qdir" && mkdir -p "$qdir"
+	awk -F '\t' '{ r = $1 == "PASS" || $1 == "ref" ? "PASS" : $1 == "skip" ? "UNSUPPORTED" : "FAIL"
+		print r ": " $2 }' "$out/this-run" > "$qdir/pfe.sum"
+	printf '\n\t\t=== pfe Summary ===\n\n# of expected passes\t\t%s\n' \
+		"$(grep -c '^PASS:' "$qdir/pfe.sum")" >> "$qdir/pfe.sum"
+	echo "runtest completed at $(date)" > "$qdir/pfe.log"
+	grep -q '^FAIL:' "$qdir/pfe.sum" && echo 1 > "$qdir/run-status" || echo 0 > "$qdir/run-status"
+}
+
 [ -x "$pfe_scan" ] || nice -n 15 make -s -C "$top" build/pfe-scan || die "cannot build pfe-scan"
 mkdir -p "$out"
 if [ -n "$report_only" ]; then
@@ -482,4 +509,5 @@ passed=$(grep -c '^PASS' "$out/this-run")
 failed=$(grep -c '^FAIL' "$out/this-run")
 grep '^FAIL' "$out/this-run" | sed 's/^FAIL\t/check-packages: FAIL: /'
 echo "$passed passed, $failed failed"
+[ -z "$quick" ] || quick_sum
 [ "$failed" = 0 ]

@@ -19,11 +19,14 @@
 #   - the test corpus in $PFE_CORPUS: sqlite3.c from the npm package
 #     better-sqlite3 (pinned version) and pigz 2.8's sources (Debian's
 #     upstream tarball from the mirror's pool, checked by its sha256);
-#   - only for "packages" (make check-packages): bookworm deb-src lines, the
-#     build tools (cmake, meson, dpkg-dev), GTest for arm64 (a foreign
-#     architecture: yaml-cpp's aarch64 tests) and the sources of the packages
-#     that testsuite/packages lists, unpacked once by apt-get source into
+#   - for make check, the packages testsuite/packages marks "quick" (make
+#     check's subset of make check-packages): bookworm deb-src lines, their
+#     build tools and their sources, unpacked once by apt-get source into
 #     $PFE_PACKAGES (scripts/check-packages.sh builds copies of them);
+#   - only for "packages" (make check-packages): the same for every package
+#     that testsuite/packages lists, with every build tool (cmake, meson,
+#     dpkg-dev, ...) and GTest for arm64 (a foreign architecture: yaml-cpp's
+#     aarch64 tests);
 #   - only for "kernel" (make check-kernel): linux-source-6.1,
 #     linux-source-6.12 (bookworm-security's, as trixie's) and sid's
 #     linux-source-7.2 (in the sid chroot), each unpacked once into
@@ -73,6 +76,10 @@ KERNEL_PKGS="make gcc libc6-dev g++ flex bison bc cpio xz-utils libelf-dev linux
 PACKAGES_PKGS="make gcc-12 g++-12 dpkg-dev cmake meson ninja-build pkg-config
  autoconf automake libtool gettext autopoint python3 qemu-user libgtest-dev libgmock-dev
  gcc-12-aarch64-linux-gnu g++-12-aarch64-linux-gnu libc6-dev-arm64-cross"
+
+# make check's subset of them (check-packages.sh -q): what zlib, jansson
+# (autoreconf) and pugixml (CMake) need.
+QUICK_PACKAGES_PKGS="dpkg-dev cmake ninja-build autoconf automake libtool pkg-config"
 
 # GCC 7.5's build (scripts/build-gcc7.sh; also in HOST_PKGS): make check-kernel
 # builds it without the rest.
@@ -234,10 +241,6 @@ unpack_kernel() {
 	rm -rf "$src" && mv "$src.new" "$src"
 }
 
-# The sources of testsuite/packages (the first word of each line, up to a
-# "/": a bookworm source package), each unpacked once by apt-get source into
-# $PFE_PACKAGES/src/NAME (downloaded and unpacked beside it, then moved,
-# so a half-unpacked tree is never taken for a whole one).
 install_packages() {
 	# shellcheck disable=SC2086
 	install_pkgs $PACKAGES_PKGS
@@ -249,6 +252,23 @@ install_packages() {
 		apt_updated=
 	fi
 	install_pkgs libgtest-dev:arm64 libgmock-dev:arm64
+	install_sources ''
+}
+
+# make check's packages (testsuite/packages: quick).
+install_quick_packages() {
+	# shellcheck disable=SC2086
+	install_pkgs $QUICK_PACKAGES_PKGS
+	install_sources quick
+}
+
+# install_sources MARK: the sources of testsuite/packages's lines whose
+# fifth field is MARK (all of them when MARK is empty), by the first word
+# of each line up to a "/" (a bookworm source package); each unpacked
+# once by apt-get source into $PFE_PACKAGES/src/NAME (downloaded and
+# unpacked beside it, then moved, so a half-unpacked tree is never taken
+# for a whole one).
+install_sources() {
 	# deb-src beside the machine's deb lines, with their key (apt refuses
 	# two Signed-By values for one suite).
 	src_list=/etc/apt/sources.list.d/pfe-bookworm-src.sources
@@ -259,7 +279,7 @@ install_packages() {
 		apt_updated=
 	fi
 	list=$(dirname "$0")/../testsuite/packages
-	for name in $(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ sub("/.*", "", $1); print $1 }'); do
+	for name in $(sed 's/#.*//' "$list" | awk -v m="$1" 'NF && (m == "" || $5 == m) { sub("/.*", "", $1); print $1 }'); do
 		[ -d "$PFE_PACKAGES/src/$name" ] && continue
 		apt_update_once
 		say "apt-get source $name into $PFE_PACKAGES/src/$name"
@@ -295,7 +315,8 @@ sid) install_sid; install_gcc_tests ;;
 kernel) install_kernel ;;
 packages) install_packages ;;
 toolchains) install_toolchains ;;
-all) install_host; install_corpus; [ "${PFE_NO_SID:-}" ] || { install_sid; install_gcc_tests; }; install_toolchains ;;
+all) install_host; install_corpus; install_quick_packages
+	[ "${PFE_NO_SID:-}" ] || { install_sid; install_gcc_tests; }; install_toolchains ;;
 *) say "usage: $0 [host|sid|kernel|packages|toolchains|all]"; exit 1 ;;
 esac
 say "all dependencies present"

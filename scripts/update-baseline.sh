@@ -4,7 +4,8 @@
 # build/check/NAME/pfe.sum (GCC's compare_tests idea: a test that
 # disappears is a failure; scripts/suite-result.sh checks it).
 #
-# With no NAME: every run of testsuite/matrix, plus harness and gcc-tests.
+# With no NAME: every run of testsuite/matrix, plus harness, gcc-tests and
+# packages.
 # A run is taken only when it passed by everything but its baseline
 # (suite-result.sh against an empty baseline): a run that failed, stopped
 # early or was a subset would write a list of what happened to run.  New
@@ -16,7 +17,7 @@ set -u
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 cd "$top"
 export LC_ALL=C
-[ $# -gt 0 ] || set -- harness gcc-tests $(grep -v '^#' testsuite/matrix | awk 'NF { print $1 }')
+[ $# -gt 0 ] || set -- harness gcc-tests packages $(grep -v '^#' testsuite/matrix | awk 'NF { print $1 }')
 empty=$(mktemp -d)
 trap 'rm -rf "$empty"' EXIT
 mkdir -p testsuite/baseline
