@@ -344,7 +344,8 @@ static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, st
 	 * one stays, and says where the call returns; any other at this CFA
 	 * or below was left. */
 	tail = *PFE_RETURN_SLOT(regs) == (uintptr_t)pfe__tramp_return;
-	drop_left_frames(PFE_ENTRY_CFA(regs) + !tail);
+	if (nexits)
+		drop_left_frames(PFE_ENTRY_CFA(regs) + !tail);
 	call.func = f;
 	call.fn = (void *)fn;
 	call.ret = (void *)(tail && nexits ? real_return(nexits - 1) : *PFE_RETURN_SLOT(regs));
