@@ -3,9 +3,9 @@
  * patched call's return address, in the function) and 8(%rsp) the
  * function's return address.  They save the argument registers as a
  * struct pfe_regs (runtime/pfe.h) and, beside it, vector registers 0-7
- * at the full width the CPU has (zmm, ymm: VEC_MOVES), call
+ * at the full width the CPU has (zmm, ymm: SAVE_VECS), call
  * pfe__dispatch(slot, key, regs), restore them (a handler may change the
- * pfe_regs ones: xmm0-7 are reloaded after the full width) and return into
+ * pfe_regs ones: xmm0-7 go into the low lanes of the full width) and return into
  * the function.  pfe__tramp_slot passes what
  * the function's ops slot holds (its attachment), the 8 bytes before the
  * 8-aligned entry, ((key - 5) & ~7) - 8 (internal.h); pfe__tramp_lookup
@@ -27,39 +27,63 @@
 
 	.text
 
-/* Vector registers 0..N-1 saved to or restored from OFF(%rsp) (OP save or
- * restore; 64-aligned, 64 bytes each) at the
- * width the CPU has (pfe__vec_width, from pfe__vec_init): zmm with
- * AVX-512, ymm with AVX; nothing more with SSE alone, whose xmm0-7 are in
- * pfe_regs.  Argument and return values live in no other part of the
- * extended state (the ABI lets a call clobber zmm16-31 and the mask
- * registers, and an entry has an empty x87 stack); an xsave of all of it
- * cost 170-180 ns a call on an AVX-512 machine, these moves a few. */
-.macro VEC_MOVES op off n
+/* Vector registers 0..N-1: SAVE_VECS puts xmm0..N-1 at XMM(%rsp) (the
+ * struct pfe_regs or pfe_retregs a handler reads and may change) and the
+ * full registers at VEC(%rsp) (64-aligned, 64 bytes each), at the width
+ * the CPU has (pfe__vec_width, from pfe__vec_init): zmm with AVX-512, ymm
+ * with AVX; with SSE alone xmm is all there is.  RESTORE_VECS loads the
+ * full registers and puts the (maybe changed) xmm into their low lanes.
+ * Argument and return values live in no other part of the extended
+ * state (the ABI lets a call clobber zmm16-31 and the mask registers, and
+ * an entry has an empty x87 stack); an xsave of all of it cost 170-180 ns
+ * a call on an AVX-512 machine, these moves a few.  With AVX every move
+ * is VEX or EVEX-encoded: a legacy SSE instruction while upper halves are
+ * in use costs a state transition (Haswell, Broadwell: some 70 cycles
+ * each way) or a merge (Skylake on). */
+/* OP on each of registers KIND0..N-1 and its place, OFF + STRIDE * i
+ * (%rsp): a store (save), a load (restore), or with insert, OP $0, the
+ * place, into the register's low lanes. */
+.macro EACH_VEC how op kind off stride n
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
+	.if	\r < \n
+	.ifc	\how, save
+	\op	%\kind\()\r, \off+\stride*\r(%rsp)
+	.endif
+	.ifc	\how, restore
+	\op	\off+\stride*\r(%rsp), %\kind\()\r
+	.endif
+	.ifc	\how, insert
+	\op	$0, \off+\stride*\r(%rsp), %\kind\()\r, %\kind\()\r
+	.endif
+	.endif
+	.endr
+.endm
+
+.macro SAVE_VECS xmm vec n
+	cmpb	$1, pfe__vec_width(%rip)
+	jb	3f
+	EACH_VEC save, vmovaps, xmm, \xmm, 16, \n
+	je	1f
+	EACH_VEC save, vmovdqu64, zmm, \vec, 64, \n
+	jmp	4f
+1:	EACH_VEC save, vmovdqu, ymm, \vec, 64, \n
+	jmp	4f
+3:	EACH_VEC save, movaps, xmm, \xmm, 16, \n
+4:
+.endm
+
+.macro RESTORE_VECS xmm vec n
 	cmpb	$1, pfe__vec_width(%rip)
 	jb	3f
 	je	1f
-	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
-	.if	\r < \n
-	.ifc	\op, save
-	vmovdqu64 %zmm\r, \off+64*\r(%rsp)
-	.else
-	vmovdqu64 \off+64*\r(%rsp), %zmm\r
-	.endif
-	.endif
-	.endr
-	jmp	3f
-1:
-	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
-	.if	\r < \n
-	.ifc	\op, save
-	vmovdqu	%ymm\r, \off+64*\r(%rsp)
-	.else
-	vmovdqu	\off+64*\r(%rsp), %ymm\r
-	.endif
-	.endif
-	.endr
-3:
+	EACH_VEC restore, vmovdqu64, zmm, \vec, 64, \n
+	EACH_VEC insert, vinserti32x4, zmm, \xmm, 16, \n
+	jmp	4f
+1:	EACH_VEC restore, vmovdqu, ymm, \vec, 64, \n
+	EACH_VEC insert, vinsertf128, ymm, \xmm, 16, \n
+	jmp	4f
+3:	EACH_VEC restore, movaps, xmm, \xmm, 16, \n
+4:
 .endm
 
 /* The exit trampoline's x87 stack: st(0), and st(1), hold a long double
@@ -117,21 +141,13 @@
 	mov	%r10, PFE_REGS_R10(%rsp)
 	lea	16(%rbp), %r11
 	mov	%r11, PFE_REGS_SP(%rsp)
-	movaps	%xmm0, PFE_REGS_XMM+16*0(%rsp)
-	movaps	%xmm1, PFE_REGS_XMM+16*1(%rsp)
-	movaps	%xmm2, PFE_REGS_XMM+16*2(%rsp)
-	movaps	%xmm3, PFE_REGS_XMM+16*3(%rsp)
-	movaps	%xmm4, PFE_REGS_XMM+16*4(%rsp)
-	movaps	%xmm5, PFE_REGS_XMM+16*5(%rsp)
-	movaps	%xmm6, PFE_REGS_XMM+16*6(%rsp)
-	movaps	%xmm7, PFE_REGS_XMM+16*7(%rsp)
-	VEC_MOVES save, 256, 8
+	SAVE_VECS PFE_REGS_XMM, 256, 8
 	mov	8(%rbp), %rsi
 	mov	%rsp, %rdx
 .endm
 
 .macro RESTORE
-	VEC_MOVES restore, 256, 8
+	RESTORE_VECS PFE_REGS_XMM, 256, 8
 	mov	PFE_REGS_RDI(%rsp), %rdi
 	mov	PFE_REGS_RSI(%rsp), %rsi
 	mov	PFE_REGS_RDX(%rsp), %rdx
@@ -140,14 +156,6 @@
 	mov	PFE_REGS_R9(%rsp), %r9
 	mov	PFE_REGS_RAX(%rsp), %rax
 	mov	PFE_REGS_R10(%rsp), %r10
-	movaps	PFE_REGS_XMM+16*0(%rsp), %xmm0
-	movaps	PFE_REGS_XMM+16*1(%rsp), %xmm1
-	movaps	PFE_REGS_XMM+16*2(%rsp), %xmm2
-	movaps	PFE_REGS_XMM+16*3(%rsp), %xmm3
-	movaps	PFE_REGS_XMM+16*4(%rsp), %xmm4
-	movaps	PFE_REGS_XMM+16*5(%rsp), %xmm5
-	movaps	PFE_REGS_XMM+16*6(%rsp), %xmm6
-	movaps	PFE_REGS_XMM+16*7(%rsp), %xmm7
 	mov	%rbp, %rsp
 	pop	%rbp
 	.cfi_def_cfa %rsp, 8
@@ -179,7 +187,7 @@ pfe__tramp_lookup:
 
 /* A function with an exit handler returns here (dispatch.c put this in
  * place of its return address): save the return value registers as a
- * struct pfe_retregs, ymm/zmm0-1 (VEC_MOVES) and what the x87 stack holds
+ * struct pfe_retregs, ymm/zmm0-1 (SAVE_VECS) and what the x87 stack holds
  * (X87_SAVE: a long double return value; it leaves the stack empty for
  * the C code), and call
  * pfe__exit(retregs, the stack pointer at entry, the return address slot
@@ -217,20 +225,16 @@ pfe__tramp_return:
 	.endif
 	mov	%rax, PFE_RETREGS_RAX(%rsp)
 	mov	%rdx, PFE_RETREGS_RDX(%rsp)
-	movaps	%xmm0, PFE_RETREGS_XMM+16*0(%rsp)
-	movaps	%xmm1, PFE_RETREGS_XMM+16*1(%rsp)
-	VEC_MOVES save, 64, 2
+	SAVE_VECS PFE_RETREGS_XMM, 64, 2
 	X87_SAVE
 	mov	%rsp, %rdi
 	lea	16(%rbp), %rsi
 	lea	8(%rbp), %rdx
 	call	pfe__exit
 	X87_RESTORE
-	VEC_MOVES restore, 64, 2
+	RESTORE_VECS PFE_RETREGS_XMM, 64, 2
 	mov	PFE_RETREGS_RAX(%rsp), %rax
 	mov	PFE_RETREGS_RDX(%rsp), %rdx
-	movaps	PFE_RETREGS_XMM+16*0(%rsp), %xmm0
-	movaps	PFE_RETREGS_XMM+16*1(%rsp), %xmm1
 	mov	%rbp, %rsp
 	pop	%rbp
 	.cfi_def_cfa %rsp, 8
@@ -269,7 +273,7 @@ pfe__tramp_resume:
 	.cfi_endproc
 	.size	pfe__tramp_resume, .-pfe__tramp_resume
 
-/* The width VEC_MOVES saves at, from CPUID: 2 (zmm) when the CPU has
+/* The width SAVE_VECS saves at, from CPUID: 2 (zmm) when the CPU has
  * AVX-512F (CPUID.7:EBX[16]) and the OS keeps its state (XCR0 bits 1, 2,
  * 5-7), 1 (ymm) with AVX (CPUID.1:ECX[28]) and XCR0 bits 1-2, else 0.
  * Run first of libpfe's constructors. */

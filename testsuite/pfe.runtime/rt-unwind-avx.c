@@ -3,6 +3,9 @@
  * (glibc's memset and strlen of a large buffer, which use AVX2 where the
  * CPU has it, and vzeroupper, which clears every ymm register's upper
  * half): the trampolines must keep the vector arguments at full width.
+ * An entry handler that changes the first argument's lowest lane in its
+ * struct pfe_regs (as pfe.h allows) changes what the function gets, the
+ * upper lanes kept.
  * Prints "unsupported: ..." and exits 77 on a CPU without AVX; "ok" when
  * every check holds.  Debug: it prints the lanes it got.
  */
@@ -21,6 +24,32 @@ static void use_avx(struct pfe_call *c, struct watch *w)
 	__asm__ volatile("vzeroupper");
 }
 
+/* The first vector argument's lowest lane, in the saved registers:
+ * x86_64's pfe_regs.xmm[0]; i386's fxsave image, xmm0 at byte 160. */
+static void change_first_lane(struct pfe_call *c, struct watch *w)
+{
+	float lane = 100;
+
+#ifdef __x86_64__
+	memcpy(c->regs->xmm[0], &lane, sizeof lane);
+#else
+	memcpy(c->regs->fpu + 160, &lane, sizeof lane);
+#endif
+	use_avx(c, w);
+}
+
+static void check_sum(__m256 r, float first)
+{
+	float lanes[8];
+
+	_mm256_storeu_ps(lanes, r);
+	for (int i = 0; i < 8; i++) {
+		float want = i == 0 ? first : i + 21;
+
+		CHECK(lanes[i] == want, "lane %d: %g, want %g", i, lanes[i], want);
+	}
+}
+
 TRACED __m256 avx_sum(__m256 a, __m256 b, __m256 c)
 {
 	return a + b * c;
@@ -29,7 +58,6 @@ TRACED __m256 avx_sum(__m256 a, __m256 b, __m256 c)
 int main(void)
 {
 	struct watch *w;
-	float lanes[8];
 	__m256 r;
 
 	if (!__builtin_cpu_supports("avx")) {
@@ -41,11 +69,12 @@ int main(void)
 	in_entry = use_avx;
 	in_exit = use_avx;
 	r = avx_sum(_mm256_set_ps(8, 7, 6, 5, 4, 3, 2, 1), _mm256_set1_ps(2), _mm256_set1_ps(10));
+	check_sum(r, 21);
+	in_entry = change_first_lane;
+	r = avx_sum(_mm256_set_ps(8, 7, 6, 5, 4, 3, 2, 1), _mm256_set1_ps(2), _mm256_set1_ps(10));
 	in_entry = in_exit = NULL;
-	_mm256_storeu_ps(lanes, r);
-	for (int i = 0; i < 8; i++)
-		CHECK(lanes[i] == i + 1 + 20, "lane %d: %g, want %d", i, lanes[i], i + 21);
-	CHECK_COUNTS(w, 1, 1, 0);
+	check_sum(r, 120);
+	CHECK_COUNTS(w, 2, 2, 0);
 	if (failures)
 		return 1;
 	printf("ok\n");
