@@ -103,6 +103,14 @@ struct pfe_enc_patch {
 	/* The sequence calling TARGET from position PC, disabled or
 	 * enabled, into BUF[0..len). */
 	void (*put)(uint8_t *buf, uint64_t pc, uint64_t target, bool enabled);
+	/* Where the disabled form names its target (riscv's auipc): whether
+	 * BUF holds it for some target.  Its bytes outside the toggled
+	 * instruction may then be written for another target while threads
+	 * run it disabled: they only load a scratch register that the
+	 * toggled NOP leaves unused, and its opcode and register bits are the
+	 * same in every such form, so a torn write gives one of them.  NULL:
+	 * the form names no target (put's for any target is it). */
+	bool (*disabled_any)(const uint8_t *buf);
 };
 
 /* One target; defined in arch-hooks/<target>/bytes.c. */

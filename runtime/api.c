@@ -229,12 +229,15 @@ static unsigned count_threads(void)
 	return n;
 }
 
-/* Whether preparing F writes to its code: its bytes are not yet its
- * disabled form (x86: single NOPs, or the fentry call; aarch64 and
- * riscv: the first word of the sequence, mov x9, x30 or auipc). */
+/* Whether preparing F rewrites code a running thread may meet: its bytes
+ * are not yet its disabled form (x86: single NOPs, or the fentry call;
+ * aarch64: mov x9, x30 and NOP).  riscv's (auipc, NOP) written for
+ * another target (by libpfe as the loader's audit module, audit.c) is
+ * that form: pfe__prepare then changes only what the auipc loads into a
+ * register no instruction reads (struct pfe_enc_patch's disabled_any). */
 static bool prepare_rewrites(const struct pfe_func *f)
 {
-	return !pfe__disabled_at(f->patch, f->pos, f->target);
+	return !pfe__disabled_at(f->patch, f->pos);
 }
 
 /* An object found while threads run that pfe_init did not know (dlopen:

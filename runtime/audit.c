@@ -12,12 +12,13 @@
  * C library and state): it publishes nothing, installs no signal handler
  * and does not start libpfe (pfe__audit_copy, checked by api.c's
  * constructor).  It reads an object's records from memory as the link
- * wrote them (not relocated yet: the base is added).  riscv64 gains
- * nothing: its linker leaves a shared object's or PIE's records 0 for the
- * loader to fill, so none is found, and its disabled form names the
- * trampoline (auipc), which only the program's libpfe knows; what this
- * copy writes for a non-PIE program, the program's libpfe rewrites at
- * pfe_init as for any program.
+ * wrote them (not relocated yet: the base is added), or, where the link
+ * left them 0 for the loader to fill (riscv64's ld), from their RELATIVE
+ * relocations (object.c, relative_addends).  riscv64's disabled form
+ * names its target (auipc t0, then NOP), and this copy's targets are its
+ * own: the program's libpfe takes that form for any target as prepared
+ * and writes its own auipc over it, which a thread running it cannot
+ * tell (arch.h, disabled_any).
  *
  * Debugging: with PFE_DEBUG=list this copy says which writer it uses too
  * (a second "libpfe: code writes" line, first), and the program's list

@@ -131,8 +131,9 @@ HIDDEN int pfe__patch_init(bool traps);
 HIDDEN int pfe__membarrier(void);
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
-/* Whether P's disabled form, calling TARGET, is at AT already. */
-HIDDEN bool pfe__disabled_at(const struct pfe_enc_patch *p, uintptr_t at, uintptr_t target);
+/* Whether P's disabled form (for some target, where it names one) is at
+ * AT already. */
+HIDDEN bool pfe__disabled_at(const struct pfe_enc_patch *p, uintptr_t at);
 /* Write every function of O in its disabled form. */
 HIDDEN int pfe__prepare(struct pfe_object *o);
 /* Write each ops slot of the enabled functions of FS[0..n) that does not

@@ -173,34 +173,62 @@ static uintptr_t record_at(const void *mem, size_t k, bool rel32)
 	return *r ? (uintptr_t)pfe_rel32_target((uintptr_t)r, *r) : 0;
 }
 
+/* The addends of the RELATIVE relocations in F's dynamic relocation
+ * sections (allocated SHT_RELA) that fill S's COUNT pointers, by index
+ * (0: none); NULL when there is no memory. */
+static uintptr_t *relative_addends(const struct file *f, const ElfW(Shdr) *s, size_t count)
+{
+	uintptr_t *v = calloc(count + 1, sizeof *v);
+
+	for (unsigned i = 1; v && i < f->eh->e_shnum; i++) {
+		const ElfW(Shdr) *rs = &f->sh[i];
+		const ElfW(Rela) *r = section_data(f, i);
+
+		if (rs->sh_type != SHT_RELA || !(rs->sh_flags & SHF_ALLOC) || !r)
+			continue;
+		for (size_t k = 0; k < rs->sh_size / sizeof *r; k++) {
+			uintptr_t off = r[k].r_offset - s->sh_addr;
+
+			if (r[k].r_offset >= s->sh_addr && off / sizeof *v < count && off % sizeof *v == 0 &&
+			    (sizeof r[k].r_info == 8 ? ELF64_R_TYPE(r[k].r_info) : ELF32_R_TYPE(r[k].r_info)) ==
+				    pfe__arch->relative_reloc)
+				v[off / sizeof *v] = r[k].r_addend;
+		}
+	}
+	return v;
+}
+
 /* The records of every section of kind K: in memory, already relocated
  * (rel32 ones by the link), or as the link wrote them (UNRELOCATED: the
  * base is added; a record the link left 0 for the loader to fill,
- * riscv64's, is none); one outside the code is warned about and
- * skipped. */
+ * riscv64's in a shared object, is its RELATIVE relocation's addend);
+ * one outside the code is warned about and skipped. */
 static int read_records(const struct file *f, struct pfe_object *o, const struct record_kind *kind,
 			bool unrelocated, struct rec **recs, size_t *n)
 {
 	size_t size = kind->rel32 ? PFE_REL32_RECORD_SIZE : sizeof(uintptr_t);
+	bool by_reloc = unrelocated && !kind->rel32;
 
 	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
 		const ElfW(Shdr) *s = &f->sh[i];
 		size_t count = s->sh_size / size;
 		const void *mem;
 		struct rec *grown;
+		uintptr_t *addends = NULL;
 
 		if (strcmp(section_name(f, i), kind->name) != 0 || !(s->sh_flags & SHF_ALLOC))
 			continue;
 		mem = (const void *)(o->base + s->sh_addr);
 		grown = realloc(*recs, (*n + count + 1) * sizeof **recs);
-		if (!grown)
+		if (grown)
+			*recs = grown;
+		if (!grown || (by_reloc && !(addends = relative_addends(f, s, count))))
 			return PFE_ENOMEM;
-		*recs = grown;
 		for (size_t k = 0; k < count; k++) {
 			uintptr_t at = record_at(mem, k, kind->rel32);
 
-			if (at && unrelocated && !kind->rel32)
-				at += o->base;
+			if (by_reloc && (at || addends[k]))
+				at = (at ? at : addends[k]) + o->base;
 
 			if (at < o->lo || at >= o->hi) {
 				if (at != 0)
@@ -212,6 +240,7 @@ static int read_records(const struct file *f, struct pfe_object *o, const struct
 			(*recs)[*n].is_call = kind->is_call;
 			(*n)++;
 		}
+		free(addends);
 	}
 	return 0;
 }
@@ -335,7 +364,7 @@ static const struct pfe_enc_patch *prepared_at(uintptr_t at, uintptr_t hi)
 	for (size_t i = 0; i < pfe__arch->n_patches; i++) {
 		const struct pfe_enc_patch *p = &pfe__arch->patches[i];
 
-		if (at % p->align == 0 && at + p->len <= hi && pfe__disabled_at(p, at, 0))
+		if (at % p->align == 0 && at + p->len <= hi && pfe__disabled_at(p, at))
 			return p;
 	}
 	return NULL;

@@ -548,11 +548,13 @@ static const struct pfe_object *object_of(const struct pfe_func *f)
 	return f->obj;
 }
 
-bool pfe__disabled_at(const struct pfe_enc_patch *p, uintptr_t at, uintptr_t target)
+bool pfe__disabled_at(const struct pfe_enc_patch *p, uintptr_t at)
 {
 	uint8_t seq[PFE_ENC_MAX_BYTES];
 
-	p->put(seq, at, target, false);
+	if (p->disabled_any)
+		return p->disabled_any((const uint8_t *)at);
+	p->put(seq, at, 0, false);
 	return memcmp((const void *)at, seq, p->len) == 0;
 }
 

@@ -146,9 +146,15 @@ static void riscv_put_patch(uint8_t *buf, uint64_t pc, uint64_t target, bool ena
 	pfe_enc_store(buf + 4, 4, enabled ? RV_JALR_T0_T0 | lo << 20 : RV_NOP);
 }
 
+/* auipc t0 with any immediate, then NOP. */
+static bool riscv_disabled_any(const uint8_t *buf)
+{
+	return (pfe_enc_load(buf, 4) & 0xfff) == RV_AUIPC_T0 && pfe_enc_load(buf + 4, 4) == RV_NOP;
+}
+
 static const struct pfe_enc_patch riscv_patches[] = {
 	{ .len = 8, .toggle_off = 4, .toggle_len = 4, .ret_off = 8, .align = 4,
-	  .reach = (1ull << 31) - 4096, .put = riscv_put_patch },
+	  .reach = (1ull << 31) - 4096, .put = riscv_put_patch, .disabled_any = riscv_disabled_any },
 };
 
 /* auipc t1, 0; ld t1, 16(t1); jr t1; nop; .8byte SYM (t1: a scratch
