@@ -682,29 +682,26 @@ static bool trap_sites_room(size_t n)
 }
 
 /* The sites of FS[0..n) the batch rewrites, for on_trap, before any int3
- * is written. */
+ * is written: put in place (and sorted) while trap_gen is odd. */
 static int publish_trap_sites(struct pfe_func *const *fs, size_t n, bool enable)
 {
-	struct edit *sites = calloc(n + 1, sizeof *sites);
+	struct edit *sites;
 	size_t m = 0;
 	bool ok;
 
-	if (!sites)
-		return PFE_ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (toggles(fs[i], enable))
-			sites[m++] = (struct edit){ .at = fs[i]->pos + fs[i]->patch->toggle_off,
-						    .len = fs[i]->patch->toggle_len };
-	sort_edits(sites, m);
 	atomic_fetch_add(&trap_gen, 1);
-	ok = trap_sites_room(m);
+	atomic_store(&trap_nsites, 0);
+	ok = trap_sites_room(n);
 	if (ok) {
-		atomic_store(&trap_nsites, 0);
-		memcpy(atomic_load(&trap_sites), sites, m * sizeof *sites);
+		sites = atomic_load(&trap_sites);
+		for (size_t i = 0; i < n; i++)
+			if (toggles(fs[i], enable))
+				sites[m++] = (struct edit){ .at = fs[i]->pos + fs[i]->patch->toggle_off,
+							    .len = fs[i]->patch->toggle_len };
+		sort_edits(sites, m);
 		atomic_store(&trap_nsites, m);
 	}
 	atomic_fetch_add(&trap_gen, 1);
-	free(sites);
 	return ok ? 0 : PFE_ENOMEM;
 }
 
@@ -776,7 +773,8 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 	err = pfe__arch->trap_byte ? trap_ready(fs, n, enable) : 0;
 	if (err)
 		return err;
-	if (!(e = calloc(2 * n + 1, sizeof *e)))
+	/* Not zeroed: only what the phases write is read. */
+	if (!(e = reallocarray(NULL, 2 * n + 1, sizeof *e)))
 		return PFE_ENOMEM;
 	err = open_writer(&w, fs[0]->obj->prot);
 	if (!err) {
