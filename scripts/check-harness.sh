@@ -268,6 +268,7 @@ missing=
 for want in 'gcc-12: no .* (status not run: not started within the time budget)' \
 	'gcc-7: no .* (status not run: /nonexistent/gcc-7 not built' \
 	'harness: no .* (status not run: check-harness.sh stopped (time budget))' \
+	'packages: no .* (status not run: check-packages.sh -q stopped (time budget))' \
 	'check: gcc-9: no baseline' 'check: RUNTESTFLAGS=x in the environment' \
 	'^standard: 0 passed, [1-9][0-9]* failed$' '^exit [1-9]'; do
 	echo "$r" | grep -q -- "$want" || missing="$missing
