@@ -241,6 +241,8 @@ unpack_kernel() {
 	rm -rf "$src" && mv "$src.new" "$src"
 }
 
+# make check-packages: every package of testsuite/packages, its build tools
+# and sources.
 install_packages() {
 	# shellcheck disable=SC2086
 	install_pkgs $PACKAGES_PKGS

@@ -5,16 +5,18 @@
  * is not patchable (pfe_func_info's why says so).  One that needs no
  * rewrite (argv[2] "patchable": its bytes are the disabled form as
  * built, or as libpfe, the loader's audit module, wrote them) is enabled
- * and disabled while the thread runs it.  The one change allowed is
- * riscv64's: the disabled form's auipc gets another immediate (the
- * audit copy's target, then the program libpfe's), its next word a NOP.
+ * and disabled while the thread runs it.  The one change allowed is a
+ * disabled form that names its target written for another (riscv64's
+ * auipc: the audit copy's target, then the program libpfe's), as the
+ * arch-hooks layer recognises it (struct pfe_enc_patch, disabled_any).
  * Exit 1 on a failure; SIGILL or a wrong result when code was rewritten
  * under it.
  */
 #include <pfe.h>
 
+#include "arch.h"
+
 #include <dlfcn.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -29,32 +31,28 @@ static void on_entry(struct pfe_call *c)
 	hits++;
 }
 
-/* Whether N bytes at CODE are what they were (BEFORE) but for riscv64's
- * disabled form given another target: the word of an auipc t0 (at a
- * multiple of 4) with another immediate, the word after it NOP in both. */
+/* Whether N bytes at CODE are what they were (BEFORE) but for a patch
+ * sequence whose disabled form names its target, in that form before
+ * and after (for two targets), starting at the aligned address at or
+ * before the first byte that changed. */
 static int unchanged(const unsigned char *before, const unsigned char *code, size_t n)
 {
+	const struct pfe_arch *a = pfe_enc_this_arch();
 	size_t d = 0;
 
 	while (d < n && before[d] == code[d])
 		d++;
 	if (d == n)
 		return 1;
-#ifdef __riscv
-	{
-		size_t w = d - (((uintptr_t)code + d) & 3);
-		uint32_t b[2], c[2];
+	for (size_t i = 0; a && i < a->n_patches; i++) {
+		const struct pfe_enc_patch *p = &a->patches[i];
+		size_t back = ((uintptr_t)code + d) % p->align, w = d - back;
 
-		if (d < ((uintptr_t)code + d) % 4 || w + 8 > n)
-			return 0;
-		memcpy(b, before + w, 8);
-		memcpy(c, code + w, 8);
-		return (b[0] & 0xfff) == 0x297 && (c[0] & 0xfff) == 0x297 && b[1] == 0x13 && c[1] == 0x13 &&
-		       memcmp(before + w + 4, code + w + 4, n - w - 4) == 0;
+		if (p->disabled_any && back <= d && w + p->len <= n && p->disabled_any(before + w) &&
+		    p->disabled_any(code + w) && memcmp(before + w + p->len, code + w + p->len, n - w - p->len) == 0)
+			return 1;
 	}
-#else
 	return 0;
-#endif
 }
 
 static void toggle_while_it_runs(struct pfe_func *f)
