@@ -173,6 +173,9 @@ struct pfe_arch {
 	/* The patch sequences, shortest first (x86: 5 and 6 bytes). */
 	const struct pfe_enc_patch *patches;
 	size_t n_patches;
+	/* An exit sled's (the plugin's exits, names.h): the NOP the plugin
+	 * emits is its disabled form; NULL where it emits none. */
+	const struct pfe_enc_patch *exit_sled;
 	/* A veneer at address AT jumping to TARGET anywhere (what a patched
 	 * call goes through when the trampoline is out of reach); writes
 	 * BUF[0..veneer_len).  It may write only the patch scratch registers

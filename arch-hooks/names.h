@@ -14,6 +14,17 @@
 /* The same with record=rel32 (32-bit PC-relative records, arch.h): their
  * own name, so that no reader of the other takes them for addresses. */
 #define PFE_SECTION_ENTRIES_REL32 "__patchable_function_entries_rel32"
+/* exits: the exit sleds, one record per sled of three pointer-sized words:
+ * the sled's address, its function's site (the record of its first NOP,
+ * or of its fentry call when it has no NOPs) and the kind below.  A sled
+ * is a NOP of the patched call's size right before a return
+ * (PFE_EXIT_RETURN; PFE_EXIT_RETURN_X87 where the value comes back on
+ * x86's x87 stack, which is empty at any other return) or a sibling call
+ * (PFE_EXIT_TAIL). */
+#define PFE_SECTION_EXITS "__pfe_exit_sleds"
+#define PFE_EXIT_RETURN 0
+#define PFE_EXIT_TAIL 1
+#define PFE_EXIT_RETURN_X87 2
 /* The call-site records of the fentry call (x86's -mrecord-mcount). */
 #define PFE_SECTION_CALLS "__mcount_loc"
 /* What the fentry call calls unless told otherwise (GCC's -mfentry). */

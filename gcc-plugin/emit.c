@@ -25,6 +25,9 @@
  *                     record=rel32: "ao", .4byte .LPFEn - . (the call-site
  *                     records of fentry stay addresses: __mcount_loc's
  *                     readers want them).
+ *   exit sleds        exits: an asm insn before each return and sibling
+ *                     call, inserted by pfe_entry: .LPFXn, a NOP of the
+ *                     patched call's size, its record in __pfe_exit_sleds.
  *
  * Debugging: -S shows the text; -fdump-rtl-pfe_entry the insns; a missing
  * pre area on one function means begin_function was not reached for it, a
@@ -58,19 +61,29 @@ static void put_nops(FILE *out, unsigned int count)
 		fputs(pfe_backend->nop, out);
 }
 
-/* A record in SECTION of LABEL: linked to the function's section and in its
- * COMDAT group; LABEL's address, or with REL32 its distance from the
- * record (the link resolves it: the section needs no writing at load). */
-static void put_record(FILE *out, const struct pfe_plan *plan,
-		       const char *section, const char *label, bool rel32)
+/* Switch to record section SECTION, linked to LABEL's section (kept
+ * and dropped with it) and in the function's COMDAT group; WRITABLE where
+ * its records are addresses (relocated at load). */
+static void push_record_section(FILE *out, const struct pfe_plan *plan,
+				const char *section, const char *label,
+				bool writable)
 {
 	tree group = DECL_COMDAT_GROUP(plan->decl);
 
 	fprintf(out, "\t.pushsection\t%s,\"a%so%s\",%s,%s", section,
-		rel32 ? "" : "w", group ? "G" : "", pfe_backend->section_type,
+		writable ? "w" : "", group ? "G" : "", pfe_backend->section_type,
 		label);
 	if (group)
 		fprintf(out, ",%s,comdat", IDENTIFIER_POINTER(group));
+}
+
+/* A record in SECTION of LABEL: LABEL's address, or with REL32 its
+ * distance from the record (the link resolves it: the section needs no
+ * writing at load). */
+static void put_record(FILE *out, const struct pfe_plan *plan,
+		       const char *section, const char *label, bool rel32)
+{
+	push_record_section(out, plan, section, label, !rel32);
 	if (rel32)
 		fprintf(out, "\n\t.p2align\t2\n\t.4byte\t%s - .\n\t.popsection\n",
 			label);
@@ -301,6 +314,54 @@ static void insert_entry_clobbers(const struct pfe_plan *plan)
 			clobber_reg_before(first, regno);
 }
 
+/* exits: the sleds (names.h).  Each is an asm insn that final prints as
+ * it is: the label .LPFX<n>, the target's sled NOP, its record (the
+ * sled, the function's site: the label of its first NOP, else of its
+ * fentry call; the kind).  Inserted by pfe_entry, after every pass that
+ * moves, copies or deletes insns: each return and sibling call final
+ * prints has its sled right before it. */
+static unsigned int next_sled_no;
+
+static void insert_exit_sled(const struct pfe_plan *plan, pfe_insn before,
+			     int kind)
+{
+	char label[32], site[32], *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	/* final prints an asm's file and line, and reads its file name
+	 * unchecked: never UNKNOWN_LOCATION. */
+	location_t loc = DECL_SOURCE_LOCATION(plan->decl);
+
+	if (!out)
+		pfe_fatal("pfe: %qD: out of memory", plan->decl);
+	snprintf(label, sizeof(label), ".LPFX%u", next_sled_no++);
+	snprintf(site, sizeof(site), plan->pre + plan->post > 0 ? ".LPFE%u" :
+		 ".LPFC%u", plan->label_no);
+	fprintf(out, "%s:\n%s", label, pfe_backend->exit_sled);
+	push_record_section(out, plan, PFE_SECTION_EXITS, label, true);
+	fprintf(out, "\n\t.p2align\t%u\n%s%s\n%s%s\n%s%d\n\t.popsection",
+		pfe_backend->pointer_log2, pfe_backend->pointer_op, label,
+		pfe_backend->pointer_op, site, pfe_backend->pointer_op, kind);
+	fclose(out);
+	if (loc == UNKNOWN_LOCATION)
+		loc = BUILTINS_LOCATION;
+	emit_insn_before(gen_rtx_ASM_INPUT_loc(VOIDmode, ggc_strdup(text), loc),
+			 before);
+	free(text);
+}
+
+static void insert_exit_sleds(const struct pfe_plan *plan)
+{
+	for (pfe_insn insn = get_insns(); insn; insn = NEXT_INSN(insn)) {
+		if (JUMP_P(insn) && returnjump_p(insn))
+			insert_exit_sled(plan, insn, pfe_backend->exit_return_kind ?
+					 pfe_backend->exit_return_kind() :
+					 PFE_EXIT_RETURN);
+		else if (CALL_P(insn) && SIBLING_CALL_P(insn))
+			insert_exit_sled(plan, insn, PFE_EXIT_TAIL);
+	}
+}
+
 static unsigned int pfe_entry_execute(void)
 {
 	const struct pfe_plan *plan = pfe_plan_for(current_function_decl);
@@ -315,6 +376,8 @@ static unsigned int pfe_entry_execute(void)
 	if (plan->post > 0 || plan->fentry)
 		plan_post_area(plan);
 	insert_entry_clobbers(plan);
+	if (plan->exits)
+		insert_exit_sleds(plan);
 	return 0;
 }
 

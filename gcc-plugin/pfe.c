@@ -33,6 +33,7 @@ struct pfe_options pfe_opts = {
 	.cfi_arity = false,
 	.cfi_normalize_integers = false,
 	.min_function_align = 0,
+	.exits = false,
 };
 const struct pfe_backend *pfe_backend;
 
@@ -211,6 +212,14 @@ static bool parse_fentry_nop(const char *arg, const char *value)
 	return true;
 }
 
+static bool parse_exits(const char *arg, const char *value)
+{
+	(void)arg;
+	(void)value;
+	pfe_opts.exits = true;
+	return true;
+}
+
 static bool parse_call_section(const char *arg, const char *value)
 {
 	return parse_name(arg, value, &pfe_opts.call_section);
@@ -332,6 +341,10 @@ static const struct pfe_key pfe_keys[] = {
 	  "(a power of two), cold ones too, which -falign-functions leaves "
 	  "out (GCC 14's -fmin-function-alignment=N, on every GCC)",
 	  parse_min_function_alignment },
+	{ "exits", NULL, "an exit sled, a NOP of a call's size, before each "
+	  "return and sibling call of every instrumented function, recorded "
+	  "in " PFE_SECTION_EXITS " (x86_64: libpfe's exit handlers)",
+	  parse_exits },
 	{ "help", NULL, "print this list", print_help },
 };
 
@@ -424,6 +437,9 @@ static void check_entry_modes(void)
 			  "%<-fpic%>/%<-fpie%>: an address in code needs a text "
 			  "relocation; fill the slot at run time "
 			  "(%<-fplugin-arg-pfe-ops-slot%>)", pfe_opts.ops_slot_value);
+	if (pfe_opts.exits && !pfe_backend->exit_sled)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-exits%> is not supported "
+			  "for this target (only for %s)", "x86_64");
 	pfe_kcfi_check_options();
 	if (pfe_opts.has_entry && pfe_opts.entry_size &&
 	    (why = pfe_layout_refused(pfe_opts.entry_pre,

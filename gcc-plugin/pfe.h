@@ -69,6 +69,7 @@ struct pfe_options {
 	bool cfi_arity;		/* cfi-arity */
 	bool cfi_normalize_integers;	/* cfi-normalize-integers */
 	unsigned int min_function_align;	/* min-function-alignment=, bytes (0: none) */
+	bool exits;		/* exits: a sled before each return */
 };
 extern struct pfe_options pfe_opts;
 
@@ -151,6 +152,12 @@ struct pfe_backend {
 	/* How Clang mangles the va_list record, where the ABI names it (aarch64:
 	 * std::__va_list), or NULL. */
 	const char *kcfi_va_list;
+	/* exits: the exit sled, a NOP as long as the patched call (NULL
+	 * where the target has none: the option is refused there); the kind
+	 * of the current function's return sleds (names.h; NULL: always
+	 * PFE_EXIT_RETURN). */
+	const char *exit_sled;
+	int (*exit_return_kind)(void);
 };
 
 /* Defined by the arch-hooks file for this GCC's target.  Called once the
@@ -176,6 +183,8 @@ struct pfe_plan {
 	bool kcfi;
 	bool kcfi_hashed;
 	unsigned int kcfi_hash;
+	/* exits: a sled before each return and sibling call (emit.c). */
+	bool exits;
 };
 
 /* plan.c */

@@ -140,6 +140,7 @@ static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
 		plan->ops_slot = pfe_opts.ops_slot;
 		plan->label_no = next_label_no++;
 		plan->clobbers = pfe_opts.clobbers;
+		plan->exits = pfe_opts.exits;
 	}
 	pfe_kcfi_plan(plan);
 }

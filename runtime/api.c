@@ -173,9 +173,9 @@ static void list_object(const struct pfe_object *o)
 	for (size_t i = 0; i < o->nfuncs; i++) {
 		const struct pfe_func *f = &o->funcs[i];
 
-		fprintf(stderr, "libpfe: %s %s+0x%lx pre %u pad %u post %u fentry %u dispatch %s%s%s\n",
+		fprintf(stderr, "libpfe: %s %s+0x%lx pre %u pad %u post %u fentry %u dispatch %s exit sleds %zu%s%s\n",
 			f->name ? f->name : "?", o->path, (unsigned long)(f->addr - o->base), f->pre, f->pad,
-			f->post, f->fentry, how[f->dispatch], f->why ? ": " : "", f->why ? f->why : "");
+			f->post, f->fentry, how[f->dispatch], f->nsleds, f->why ? ": " : "", f->why ? f->why : "");
 	}
 }
 
@@ -444,6 +444,7 @@ int pfe_func_info(const struct pfe_func *f, struct pfe_info *out)
 	out->enabled = f->enabled;
 	out->error = f->patch ? 0 : PFE_ELAYOUT;
 	out->why = f->why;
+	out->exit_sleds = f->nsleds;
 	return 0;
 }
 

@@ -6,7 +6,10 @@
  * but the slot, next to its code (arm64's CALL_OPS): the handler gets the
  * function's address, and pfe_call_func looks the function up if asked.
  *
- * Exit hooks: the function's return address is replaced by
+ * Exit hooks: a function with exit sleds (the plugin's exits) keeps its
+ * return address: its entry pushes its exit on a per-thread stack, a
+ * sled before each return and sibling call takes it (pfe__exit_sled).
+ * Any other function's return address is replaced by
  * pfe__tramp_return and kept, with the function's CFA (the stack pointer
  * before its call), on a per-thread stack.  The CFA says which entries
  * belong to frames left without returning (longjmp, an exception caught
@@ -25,7 +28,7 @@
  *
  * Debugging: pfe_get_stats counts calls from unknown sites and the calls
  * the guard skipped; a breakpoint on pfe__dispatch sees every call; `p
- * exits[0]@nexits` in gdb shows this thread's pending exits.
+ * exits[0]@pfe__nexits` in gdb shows this thread's pending exits.
  */
 #define _GNU_SOURCE
 #include "internal.h"
@@ -111,6 +114,9 @@ struct pending_exit {
 	struct pfe_func *func;		/* NULL: dispatched through the slot */
 	struct pfe_attachment *att;
 	uint64_t cookie;
+	/* Its function has exit sleds: its return address is its own
+	 * (RET, the real one), its exit is taken at a sled (pfe__exit_sled). */
+	bool sled;
 	/* While an unwinder walks the stack: where the real return address
 	 * was put back (pfe__exits_restore). */
 	bool restored;
@@ -133,16 +139,25 @@ static struct pfe_thread *_Atomic threads;
 static pthread_key_t self_key;
 static bool self_key_made;
 static _Thread_local IE struct pfe_thread *self;
-static _Thread_local IE unsigned nexits;
-/* This thread's exit stack: self is set whenever nexits is not 0. */
+/* Not static: the exit sleds' trampoline reads it first (none pending:
+ * nothing to do). */
+HIDDEN _Thread_local IE unsigned pfe__nexits;
+/* This thread's exit stack: self is set whenever pfe__nexits is not 0. */
 #define exits (self->exits)
 
+static void leave_frames_from(unsigned i);
+
+/* The thread ends: the frames it still has exits pending for were left
+ * (a cancellation's forced unwind through exit sleds' frames, which
+ * nothing diverted), their exits taken now. */
 static void thread_ends(void *block)
 {
 	struct pfe_thread *t = block;
 
+	if (t == self)
+		leave_frames_from(0);
 	self = NULL;
-	nexits = 0;
+	pfe__nexits = 0;
 	atomic_store_explicit(&t->used, 0, memory_order_release);
 }
 
@@ -305,8 +320,8 @@ static void drop_left_frames(uintptr_t cfa)
 	unsigned guard = in_handler;
 
 	in_handler = 1;
-	while (nexits && exits[nexits - 1].cfa < cfa && cfa - exits[nexits - 1].cfa < SAME_STACK)
-		call_exit(--nexits, NULL);
+	while (pfe__nexits && exits[pfe__nexits - 1].cfa < cfa && cfa - exits[pfe__nexits - 1].cfa < SAME_STACK)
+		call_exit(--pfe__nexits, NULL);
 	in_handler = guard;
 }
 
@@ -318,8 +333,9 @@ static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, st
 	struct pfe_func *f = NULL;
 	struct pfe_call call;
 	uintptr_t fn;
-	bool tail;
+	bool tail, sled = (uintptr_t)a & PFE_SLOT_SLEDS;
 
+	a = (struct pfe_attachment *)((uintptr_t)a & ~PFE_SLOT_SLEDS);
 	if (a) {
 		fn = pfe__slot_entry(key, gap);
 	} else {
@@ -332,6 +348,7 @@ static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, st
 		if (!a)
 			return;
 		fn = f->addr;
+		sled = f->nsleds != 0;
 	}
 	if (atomic_load(&a->retired))
 		return;
@@ -344,23 +361,24 @@ static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, st
 	 * one stays, and says where the call returns; any other at this CFA
 	 * or below was left. */
 	tail = *PFE_RETURN_SLOT(regs) == (uintptr_t)pfe__tramp_return;
-	if (nexits)
+	if (pfe__nexits)
 		drop_left_frames(PFE_ENTRY_CFA(regs) + !tail);
 	call.func = f;
 	call.fn = (void *)fn;
-	call.ret = (void *)(tail && nexits ? real_return(nexits - 1) : *PFE_RETURN_SLOT(regs));
+	call.ret = (void *)(tail && pfe__nexits ? real_return(pfe__nexits - 1) : *PFE_RETURN_SLOT(regs));
 	call.regs = regs;
 	call.retregs = NULL;
 	call.data = a->data;
 	call.cookie = 0;
 	if (a->entry)
 		a->entry(&call);
-	if (a->exit && nexits == EXIT_DEPTH) {
+	if (a->exit && pfe__nexits == EXIT_DEPTH) {
 		PFE_COUNT(exit_skips, 1);
 	} else if (a->exit) {
-		exits[nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), PFE_ENTRY_CFA(regs), fn, f, a,
-							 call.cookie, false, 0, { NULL } };
-		*PFE_RETURN_SLOT(regs) = (uintptr_t)pfe__tramp_return;
+		exits[pfe__nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), PFE_ENTRY_CFA(regs), fn, f, a,
+							      call.cookie, sled, false, 0, { NULL } };
+		if (!sled)
+			*PFE_RETURN_SLOT(regs) = (uintptr_t)pfe__tramp_return;
 	}
 	in_handler = 0;
 }
@@ -394,14 +412,16 @@ void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pf
 
 void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 {
-	unsigned i = nexits;
+	unsigned i = pfe__nexits;
 	unsigned e;
 
 	/* The frame returning is the last pending one whose CFA is SP (up to
 	 * PFE_CALLEE_POP below it: i386 callees pop a hidden struct
-	 * pointer); those after it were left (longjmp).  Of a tail call and
-	 * its caller (one CFA), the callee, the last, returns first. */
-	while (i && sp - exits[i - 1].cfa > PFE_CALLEE_POP)
+	 * pointer) and that diverted its return; those after it were left
+	 * (longjmp), or are a tail call's whose sled did not run (it was being
+	 * enabled).  Of a tail call and its caller (one CFA), the callee, the
+	 * last, returns first. */
+	while (i && (sp - exits[i - 1].cfa > PFE_CALLEE_POP || exits[i - 1].sled))
 		i--;
 	if (!i) {
 		fprintf(stderr, "libpfe: pfe__exit: a return to sp %#lx with no exit pending\n", (unsigned long)sp);
@@ -409,10 +429,10 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 	}
 	e = read_begin();	/* pfe_synchronize */
 	in_handler = 1;
-	while (nexits > i)
-		call_exit(--nexits, NULL);
-	*ra_slot = exits[--nexits].ret;
-	call_exit(nexits, r);
+	while (pfe__nexits > i)
+		call_exit(--pfe__nexits, NULL);
+	*ra_slot = exits[--pfe__nexits].ret;
+	call_exit(pfe__nexits, r);
 	in_handler = 0;
 	read_end(e);
 }
@@ -424,19 +444,64 @@ static void leave_frames_from(unsigned i)
 {
 	unsigned e;
 
-	if (nexits <= i)
+	if (pfe__nexits <= i)
 		return;
 	e = read_begin();
 	in_handler = 1;
-	while (nexits > i)
-		call_exit(--nexits, NULL);
+	while (pfe__nexits > i)
+		call_exit(--pfe__nexits, NULL);
 	in_handler = 0;
 	read_end(e);
 }
 
+#if PFE_EXIT_SLEDS
+/* The pending exit of the frame whose CFA is CFA, an exit sled's (its
+ * entry was in sled mode), as its index + 1; 0 if there is none (entered
+ * before its sleds were enabled, its entry skipped, nothing attached with
+ * an exit handler).  Those after it belong to frames left (longjmp). */
+static unsigned sled_frame(uintptr_t cfa)
+{
+	unsigned i = pfe__nexits;
+
+	if (in_handler)
+		return 0;
+	while (i && exits[i - 1].cfa < cfa)
+		i--;
+	return i && exits[i - 1].cfa == cfa && exits[i - 1].sled ? i : 0;
+}
+
+void pfe__exit_sled(struct pfe_retregs *r, uintptr_t cfa)
+{
+	unsigned i = sled_frame(cfa), e;
+
+	if (!i)
+		return;
+	leave_frames_from(i);
+	e = read_begin();	/* pfe_synchronize */
+	in_handler = 1;
+	call_exit(--pfe__nexits, r);
+	in_handler = 0;
+	read_end(e);
+}
+
+/* A sibling call: the exit is taken where the callee returns (after its
+ * own, with the return value, as for a diverted tail call): the return
+ * address is diverted now, the exit no longer the sled's. */
+void pfe__exit_tail(struct pfe_regs *regs)
+{
+	unsigned i = sled_frame(PFE_ENTRY_CFA(regs));
+
+	if (!i)
+		return;
+	leave_frames_from(i);
+	exits[i - 1].sled = false;
+	*PFE_RETURN_SLOT(regs) = (uintptr_t)pfe__tramp_return;
+}
+#endif
+
 uintptr_t pfe__exit_unwound(uintptr_t cfa)
 {
-	unsigned i = nexits;
+	unsigned i = pfe__nexits;
 	uintptr_t ret;
 
 	/* The entries after the frame's were pushed after it: frames it
@@ -477,8 +542,8 @@ void pfe__exits_restore(uintptr_t sp)
 	uintptr_t inner = sp;
 
 	drop_left_frames(sp);
-	for (unsigned i = nexits; i-- > 0;) {
-		if (!exits[i].restored)
+	for (unsigned i = pfe__nexits; i-- > 0;) {
+		if (!exits[i].restored && !exits[i].sled)
 			restore_frame(i, PFE_RA_SEARCH_LO(exits[i].cfa, inner));
 		inner = exits[i].cfa;
 	}
@@ -487,7 +552,7 @@ void pfe__exits_restore(uintptr_t sp)
 void pfe__exits_redivert(uintptr_t cfa)
 {
 	drop_left_frames(cfa);
-	for (unsigned i = 0; i < nexits; i++) {
+	for (unsigned i = 0; i < pfe__nexits; i++) {
 		struct pending_exit *e = &exits[i];
 		uintptr_t ret = real_return(i);
 

@@ -60,6 +60,17 @@ struct pfe_attachment {
 };
 
 struct pfe_object;
+struct pfe_func;
+
+/* An exit sled (the plugin's exits, arch-hooks/names.h): the NOP before a
+ * return or sibling call of FUNC, enabled and disabled with its function
+ * (a call of pfe__tramp_exit, _x87 or _tail, or a veneer). */
+struct pfe_sled {
+	uintptr_t at;
+	uintptr_t target;
+	struct pfe_func *func;
+	int kind;			/* PFE_EXIT_RETURN, _TAIL, _RETURN_X87 */
+};
 
 /* What dispatch reads comes first: in one cache line. */
 struct pfe_func {
@@ -80,6 +91,10 @@ struct pfe_func {
 	enum pfe_dispatch dispatch;
 	const char *why;		/* why it cannot be patched */
 	bool enabled;
+	/* Its exit sleds (in its object's array), 0 if none: its exit
+	 * handlers run from them, its return address is left alone. */
+	struct pfe_sled *sleds;
+	size_t nsleds;
 };
 
 struct pfe_object {
@@ -96,6 +111,9 @@ struct pfe_object {
 	struct pfe_func **by_key;	/* the function of each key */
 	size_t nkeys;
 	uintptr_t veneers;		/* the veneer page, 0 if none */
+	struct pfe_sled *sleds;		/* by function, each one's by address */
+	size_t nsleds;
+	uintptr_t *sled_at;		/* their addresses, sorted */
 };
 
 /* api.c */
@@ -147,6 +165,19 @@ HIDDEN int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable);
 HIDDEN void pfe__tramp_slot(void);
 HIDDEN void pfe__tramp_lookup(void);
 HIDDEN void pfe__tramp_return(void);
+HIDDEN void pfe__tramp_exit(void);
+HIDDEN void pfe__tramp_exit_x87(void);
+HIDDEN void pfe__tramp_exit_tail(void);
+/* An enabled exit sled's trampoline: its function, whose CFA is CFA,
+ * returns (R: its return registers), or leaves its frame by a sibling
+ * call (pfe__exit_tail, REGS: the callee's arguments).  Nothing if it has
+ * no exit pending from a sled-mode entry (entered before it was enabled,
+ * or its entry skipped). */
+HIDDEN void pfe__exit_sled(struct pfe_retregs *r, uintptr_t cfa);
+HIDDEN void pfe__exit_tail(struct pfe_regs *regs);	/* x86_64 (PFE_EXIT_SLEDS) */
+/* The bit an ops slot's attachment pointer carries when the function
+ * has exit sleds (dispatch.c: no return address diverted). */
+#define PFE_SLOT_SLEDS ((uintptr_t)1)
 /* The probe of patch.c's writer: pfe__probe returns 0, pfe__probe_one 1;
  * they are as long as each other and adjacent. */
 HIDDEN int pfe__probe(void);
@@ -260,6 +291,8 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *                        flush_icache call is of every hart's whole
  *                        icache); 0: one per edit (aarch64: DC/IC of its
  *                        lines; x86: none needed, the calls are empty)
+ *   PFE_EXIT_SLEDS       1: the trampolines of exit sleds exist (x86_64);
+ *                        0: exit handlers divert the return address
  *   PFE_SLOT_AFTER_HASH  1: pfe__tramp_slot_after_hash exists, for an ops
  *                        slot before a kCFI hash word (slot, hash, entry:
  *                        pfe_layout_slot_hash_gap); 0: x86, whose hash is
@@ -285,6 +318,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_CODE_SPANS 1
 #define PFE_FLUSH_PER_PHASE 0
 #define PFE_SLOT_AFTER_HASH 0
+#define PFE_EXIT_SLEDS 1
 #elif defined(__i386__)
 /* cdecl: every argument on the stack, in 4-byte slots. */
 #define PFE_SLOT_BIAS 5
@@ -305,6 +339,7 @@ static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_CODE_SPANS 1
 #define PFE_FLUSH_PER_PHASE 0
 #define PFE_SLOT_AFTER_HASH 0
+#define PFE_EXIT_SLEDS 0
 #elif defined(__aarch64__)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -323,6 +358,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_CODE_SPANS 0
 #define PFE_FLUSH_PER_PHASE 0
 #define PFE_SLOT_AFTER_HASH 1
+#define PFE_EXIT_SLEDS 0
 #elif defined(__riscv)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -341,6 +377,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_CODE_SPANS 0
 #define PFE_FLUSH_PER_PHASE 1
 #define PFE_SLOT_AFTER_HASH 1
+#define PFE_EXIT_SLEDS 0
 #else
 #error "libpfe: no trampolines for this target (x86_64, i386, aarch64, riscv64)"
 #endif
@@ -352,6 +389,15 @@ HIDDEN void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, st
 #define PFE_TRAMP_SLOT_AFTER_HASH ((uintptr_t)pfe__tramp_slot_after_hash)
 #else
 #define PFE_TRAMP_SLOT_AFTER_HASH ((uintptr_t)0)
+#endif
+#if PFE_EXIT_SLEDS
+#define PFE_TRAMP_EXIT ((uintptr_t)pfe__tramp_exit)
+#define PFE_TRAMP_EXIT_X87 ((uintptr_t)pfe__tramp_exit_x87)
+#define PFE_TRAMP_EXIT_TAIL ((uintptr_t)pfe__tramp_exit_tail)
+#else
+#define PFE_TRAMP_EXIT ((uintptr_t)0)
+#define PFE_TRAMP_EXIT_X87 ((uintptr_t)0)
+#define PFE_TRAMP_EXIT_TAIL ((uintptr_t)0)
 #endif
 
 /* The bytes between the ops slot of a function entered at ENTRY and its

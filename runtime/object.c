@@ -512,6 +512,106 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 	return 0;
 }
 
+/* exits: the sleds of PFE_SECTION_EXITS (three words a record, names.h)
+ * ---- */
+
+/* The function of O whose entry or fentry call record is SITE, or NULL. */
+static struct pfe_func *func_of_site(struct pfe_object *o, uintptr_t site)
+{
+	size_t k = pfe__lower_bound(o->funcs, o->nfuncs, sizeof *o->funcs, offsetof(struct pfe_func, addr), site);
+
+	for (size_t i = k > 0 ? k - 1 : 0; i < o->nfuncs && i <= k; i++)
+		if (o->funcs[i].entry_record == site || o->funcs[i].call_record == site)
+			return &o->funcs[i];
+	return NULL;
+}
+
+/* Whether a sled record names a usable sled: in the code, the sled's
+ * NOP there, a kind known, its function patchable. */
+static bool sled_usable(const struct pfe_object *o, const struct pfe_sled *s)
+{
+	const struct pfe_enc_patch *p = pfe__arch->exit_sled;
+
+	return s->func && s->func->patch && s->at >= o->lo && s->at <= o->hi - p->len &&
+	       pfe__disabled_at(p, s->at) &&
+	       (s->kind == PFE_EXIT_RETURN || s->kind == PFE_EXIT_TAIL || s->kind == PFE_EXIT_RETURN_X87);
+}
+
+static int by_func_then_at(const void *a, const void *b)
+{
+	const struct pfe_sled *x = a, *y = b;
+
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+static int by_address(const void *a, const void *b)
+{
+	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* O's sleds: read from each PFE_SECTION_EXITS section, grouped by
+ * function (o->sleds, f->sleds), their addresses sorted (o->sled_at, for
+ * patch.c's trap handler).  A function with one sled that is not usable
+ * keeps none (a warning names it): its exit handlers then divert its
+ * return address.  None where libpfe has no sled trampolines, nor in an
+ * object not relocated yet (audit.c: its sleds are NOPs as compiled, and
+ * the program's libpfe reads it again). */
+static int read_sleds(const struct file *f, struct pfe_object *o, bool unrelocated)
+{
+	size_t n = 0, kept = 0;
+
+	if (!PFE_EXIT_SLEDS || !pfe__arch->exit_sled || unrelocated)
+		return 0;
+	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
+		const ElfW(Shdr) *s = &f->sh[i];
+		const uintptr_t *r = (const uintptr_t *)(o->base + s->sh_addr);
+		size_t count = s->sh_size / (3 * sizeof *r);
+		struct pfe_sled *grown;
+
+		if (strcmp(section_name(f, i), PFE_SECTION_EXITS) != 0 || !(s->sh_flags & SHF_ALLOC))
+			continue;
+		if (!(grown = realloc(o->sleds, (n + count + 1) * sizeof *grown)))
+			return PFE_ENOMEM;
+		o->sleds = grown;
+		for (size_t k = 0; k < count; k++, r += 3)
+			o->sleds[n++] = (struct pfe_sled){ .at = r[0], .func = func_of_site(o, r[1]), .kind = (int)r[2] };
+	}
+	for (size_t k = 0; k < n; k++) {
+		struct pfe_func *fn = o->sleds[k].func;
+
+		if (fn && !sled_usable(o, &o->sleds[k]) && fn->nsleds != SIZE_MAX) {
+			if (fn->patch)
+				pfe__warn(fn->name ? fn->name : "?", o->sleds[k].at - fn->addr,
+					  "%s: exit sled %zu of %s unusable: its exits divert the return address",
+					  o->path, k, PFE_SECTION_EXITS);
+			fn->nsleds = SIZE_MAX;	/* keeps none */
+		}
+	}
+	for (size_t k = 0; k < n; k++)
+		if (o->sleds[k].func && o->sleds[k].func->nsleds != SIZE_MAX)
+			o->sleds[kept++] = o->sleds[k];
+	for (size_t i = 0; i < o->nfuncs; i++)
+		o->funcs[i].nsleds = 0;
+	qsort(o->sleds, kept, sizeof *o->sleds, by_func_then_at);
+	o->nsleds = kept;
+	if (kept && !(o->sled_at = calloc(kept, sizeof *o->sled_at)))
+		return PFE_ENOMEM;
+	for (size_t k = 0; k < kept; k++) {
+		struct pfe_func *fn = o->sleds[k].func;
+
+		if (!fn->nsleds)
+			fn->sleds = &o->sleds[k];
+		fn->nsleds++;
+		o->sled_at[k] = o->sleds[k].at;
+	}
+	qsort(o->sled_at, kept, sizeof *o->sled_at, by_address);
+	return 0;
+}
+
 static int by_key(const void *a, const void *b)
 {
 	uintptr_t x = (*(struct pfe_func *const *)a)->key, y = (*(struct pfe_func *const *)b)->key;
@@ -585,6 +685,8 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 	if (!err)
 		err = make_funcs(o, &f, syms, nsyms, recs, nrecs);
 	if (!err)
+		err = read_sleds(&f, o, id->unrelocated);
+	if (!err)
 		err = index_keys(o);
 	free(recs);
 	free(syms);
@@ -600,6 +702,8 @@ void pfe__object_free(struct pfe_object *o)
 	for (size_t i = 0; i < o->nfuncs; i++)
 		free((char *)o->funcs[i].name);
 	free(o->funcs);
+	free(o->sleds);
+	free(o->sled_at);
 	free(o->keys);
 	free(o->by_key);
 	free(o->path);

@@ -137,8 +137,9 @@ static bool is_site_of(const struct pfe_func *f, uintptr_t at)
 	return p && f->pos + p->toggle_off == at;
 }
 
-/* Whether AT is where a function libpfe manages is toggled (its entry is
- * near its address: the patch is in the NOPs just before or after it). */
+/* Whether AT is where a function libpfe manages is toggled: its entry
+ * (near its address: the patch is in the NOPs just before or after it)
+ * or one of its exit sleds. */
 static bool known_site(uintptr_t at)
 {
 	size_t n = atomic_load_explicit(&pfe__nobjects, memory_order_acquire);
@@ -147,10 +148,12 @@ static bool known_site(uintptr_t at)
 		const struct pfe_object *o = pfe__objects[i];
 		size_t k = pfe__lower_bound(o->funcs, o->nfuncs, sizeof *o->funcs,
 					    offsetof(struct pfe_func, addr), at);
+		size_t s = pfe__lower_bound(o->sled_at, o->nsleds, sizeof *o->sled_at, 0, at);
 
 		if (at < o->lo || at >= o->hi)
 			continue;
-		if ((k < o->nfuncs && is_site_of(&o->funcs[k], at)) || (k > 0 && is_site_of(&o->funcs[k - 1], at)))
+		if ((k < o->nfuncs && is_site_of(&o->funcs[k], at)) || (k > 0 && is_site_of(&o->funcs[k - 1], at)) ||
+		    (s < o->nsleds && o->sled_at[s] == at))
 			return true;
 	}
 	return false;
@@ -583,10 +586,12 @@ int pfe__prepare(struct pfe_object *o)
 	return err;
 }
 
-/* The edit of F's slot into E, if it does not hold F's attachment. */
+/* The edit of F's slot into E, if it does not hold F's attachment (with
+ * PFE_SLOT_SLEDS when F has exit sleds). */
 static bool slot_edit(const struct pfe_func *f, struct edit *e)
 {
-	uint64_t v = (uintptr_t)atomic_load(&f->att);	/* i386: the high half 0 */
+	uintptr_t att = (uintptr_t)atomic_load(&f->att);
+	uint64_t v = att && f->nsleds ? att | PFE_SLOT_SLEDS : att;	/* i386: the high half 0 */
 
 	if (!f->slot || atomic_load(&object_of(f)->dead) || *(const volatile uint64_t *)f->slot == v)
 		return false;
@@ -619,22 +624,53 @@ int pfe__set_slots(struct pfe_func *const *fs, size_t n)
 	return err;
 }
 
-/* Whether the batch rewrites F's site. */
+/* Whether the batch rewrites F's sites. */
 static bool toggles(const struct pfe_func *f, bool enable)
 {
 	return f->patch && f->enabled != enable && !atomic_load(&object_of(f)->dead);
 }
 
-/* The edits of F's toggled instruction, enabled or not: all of it (PART
- * -1), or on x86 (int3 protocol) PART 0 its first byte as int3, 1 the
- * rest, 2 the first byte. */
-static void toggle_edit(const struct pfe_func *f, bool enable, int part, struct edit *e)
+/* The sites a batch toggles for a function: 0 its entry's patched call,
+ * 1 to nsleds its exit sleds (toggled with it). */
+struct site {
+	uintptr_t at;
+	const struct pfe_enc_patch *patch;
+	uintptr_t target;
+};
+
+static size_t sites_of(const struct pfe_func *f)
+{
+	return 1 + f->nsleds;
+}
+
+static struct site site_of(const struct pfe_func *f, size_t j)
+{
+	if (j == 0)
+		return (struct site){ f->pos, f->patch, f->target };
+	return (struct site){ f->sleds[j - 1].at, pfe__arch->exit_sled, f->sleds[j - 1].target };
+}
+
+/* The sites of the functions of FS[0..n) the batch toggles. */
+static size_t toggled_sites(struct pfe_func *const *fs, size_t n, bool enable)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += toggles(fs[i], enable) ? sites_of(fs[i]) : 0;
+	return m;
+}
+
+/* The edits of F's site J's toggled instruction, enabled or not: all of
+ * it (PART -1), or on x86 (int3 protocol) PART 0 its first byte as int3,
+ * 1 the rest, 2 the first byte. */
+static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, int part, struct edit *e)
 {
 	uint8_t seq[PFE_ENC_MAX_BYTES];
-	const struct pfe_enc_patch *p = f->patch;
+	struct site s = site_of(f, j);
+	const struct pfe_enc_patch *p = s.patch;
 
-	p->put(seq, f->pos, f->target, enable);
-	e->at = f->pos + p->toggle_off;
+	p->put(seq, s.at, s.target, enable);
+	e->at = s.at + p->toggle_off;
 	e->len = p->toggle_len;
 	memcpy(e->bytes, seq + p->toggle_off, p->toggle_len);
 	if (part == 0) {
@@ -658,8 +694,8 @@ static size_t part_edits(struct pfe_func *const *fs, size_t n, bool enable, int 
 	for (size_t i = 0; i < n; i++) {
 		if (enable && part == 0)
 			k += slot_edit(fs[i], &e[k]);
-		if (toggles(fs[i], enable))
-			toggle_edit(fs[i], enable, part, &e[k++]);
+		for (size_t j = 0; toggles(fs[i], enable) && j < sites_of(fs[i]); j++)
+			toggle_edit(fs[i], j, enable, part, &e[k++]);
 	}
 	sort_edits(e, k);
 	return k;
@@ -691,13 +727,17 @@ static int publish_trap_sites(struct pfe_func *const *fs, size_t n, bool enable)
 
 	atomic_fetch_add(&trap_gen, 1);
 	atomic_store(&trap_nsites, 0);
-	ok = trap_sites_room(n);
+	ok = trap_sites_room(toggled_sites(fs, n, enable));
 	if (ok) {
 		sites = atomic_load(&trap_sites);
-		for (size_t i = 0; i < n; i++)
-			if (toggles(fs[i], enable))
-				sites[m++] = (struct edit){ .at = fs[i]->pos + fs[i]->patch->toggle_off,
-							    .len = fs[i]->patch->toggle_len };
+		for (size_t i = 0; i < n; i++) {
+			for (size_t j = 0; toggles(fs[i], enable) && j < sites_of(fs[i]); j++) {
+				struct site s = site_of(fs[i], j);
+
+				sites[m++] = (struct edit){ .at = s.at + s.patch->toggle_off,
+							    .len = s.patch->toggle_len };
+			}
+		}
 		sort_edits(sites, m);
 		atomic_store(&trap_nsites, m);
 	}
@@ -733,16 +773,16 @@ static void undo(const struct writer *w, struct pfe_func *const *fs, size_t n, b
 		size_t k = 0;
 
 		for (size_t i = 0; i < n; i++)
-			if (toggles(fs[i], enable))
-				toggle_edit(fs[i], !enable, parts[np] < 0 ? -1 : 2 - parts[np], &e[k++]);
+			for (size_t j = 0; toggles(fs[i], enable) && j < sites_of(fs[i]); j++)
+				toggle_edit(fs[i], j, !enable, parts[np] < 0 ? -1 : 2 - parts[np], &e[k++]);
 		sort_edits(e, k);
 		write_phase(w, e, k);
 	}
 }
 
-/* The phases of a batch into E (room for 2N edits): elsewhere than x86
- * the slots first (when enabling, if any needs writing), then the parts;
- * undone if one fails. */
+/* The phases of a batch into E (room for N slots and the sites toggled):
+ * elsewhere than x86 the slots first (when enabling, if any needs
+ * writing), then the parts; undone if one fails. */
 static int toggle_phases(const struct writer *w, struct pfe_func *const *fs, size_t n, bool enable,
 			 struct edit *e)
 {
@@ -763,18 +803,17 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 {
 	struct edit *e;
 	struct writer w;
-	size_t m = 0;
+	size_t m = toggled_sites(fs, n, enable);
 	int err;
 
-	for (size_t i = 0; i < n; i++)
-		m += toggles(fs[i], enable);
 	if (!m)
 		return 0;
 	err = pfe__arch->trap_byte ? trap_ready(fs, n, enable) : 0;
 	if (err)
 		return err;
-	/* Not zeroed: only what the phases write is read. */
-	if (!(e = reallocarray(NULL, 2 * n + 1, sizeof *e)))
+	/* A slot and the sites of each function at most.  Not zeroed: only
+	 * what the phases write is read. */
+	if (!(e = reallocarray(NULL, n + m + 1, sizeof *e)))
 		return PFE_ENOMEM;
 	err = open_writer(&w, fs[0]->obj->prot);
 	if (!err) {
@@ -791,11 +830,16 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 
 /* ---- call targets and veneers ---- */
 
+static bool in_reach_of(const struct pfe_enc_patch *p, uintptr_t at, uintptr_t target)
+{
+	uint64_t d = target > at ? target - at : at - target;
+
+	return p->reach == 0 || d < p->reach;
+}
+
 static bool in_reach(const struct pfe_func *f, uintptr_t target)
 {
-	uint64_t d = target > f->pos ? target - f->pos : f->pos - target;
-
-	return f->patch->reach == 0 || d < f->patch->reach;
+	return in_reach_of(f->patch, f->pos, target);
 }
 
 /* A page near O (within every site's reach of it), r-x; 0 if none. */
@@ -820,7 +864,7 @@ static uintptr_t near_page(const struct pfe_object *o)
 }
 
 /* The trampolines, in pfe__place_targets' table. */
-enum { TRAMP_SLOT, TRAMP_SLOT_AFTER_HASH, TRAMP_LOOKUP, NTRAMPS };
+enum { TRAMP_SLOT, TRAMP_SLOT_AFTER_HASH, TRAMP_LOOKUP, TRAMP_EXIT, TRAMP_EXIT_X87, TRAMP_EXIT_TAIL, NTRAMPS };
 
 /* F's trampoline: the lookup one, or the slot one for where its slot is. */
 static unsigned tramp_of(const struct pfe_func *f)
@@ -859,10 +903,36 @@ static int put_veneers(struct pfe_object *o, uintptr_t tramp[NTRAMPS])
 	return 0;
 }
 
+/* Sled S's trampoline. */
+static unsigned tramp_of_sled(const struct pfe_sled *s)
+{
+	switch (s->kind) {
+	case PFE_EXIT_TAIL:
+		return TRAMP_EXIT_TAIL;
+	case PFE_EXIT_RETURN_X87:
+		return TRAMP_EXIT_X87;
+	default:
+		return TRAMP_EXIT;
+	}
+}
+
+/* Whether each of F's sleds reaches its trampoline in TRAMP; if so,
+ * they get them as targets. */
+static bool place_sleds(struct pfe_func *f, const uintptr_t tramp[NTRAMPS])
+{
+	for (size_t j = 0; j < f->nsleds; j++)
+		if (!in_reach_of(pfe__arch->exit_sled, f->sleds[j].at, tramp[tramp_of_sled(&f->sleds[j])]))
+			return false;
+	for (size_t j = 0; j < f->nsleds; j++)
+		f->sleds[j].target = tramp[tramp_of_sled(&f->sleds[j])];
+	return true;
+}
+
 int pfe__place_targets(struct pfe_object *o)
 {
 	uintptr_t tramp[NTRAMPS] = { (uintptr_t)pfe__tramp_slot, PFE_TRAMP_SLOT_AFTER_HASH,
-				     (uintptr_t)pfe__tramp_lookup };
+				     (uintptr_t)pfe__tramp_lookup, PFE_TRAMP_EXIT, PFE_TRAMP_EXIT_X87,
+				     PFE_TRAMP_EXIT_TAIL };
 	bool need = false;
 	int err;
 
@@ -872,6 +942,8 @@ int pfe__place_targets(struct pfe_object *o)
 		if (f->patch)
 			need |= !in_reach(f, tramp[tramp_of(f)]);
 	}
+	for (size_t k = 0; k < o->nsleds; k++)
+		need |= !in_reach_of(pfe__arch->exit_sled, o->sleds[k].at, tramp[tramp_of_sled(&o->sleds[k])]);
 	if (need && (err = put_veneers(o, tramp)) != 0)
 		return err;
 	for (size_t i = 0; i < o->nfuncs; i++) {
@@ -885,6 +957,9 @@ int pfe__place_targets(struct pfe_object *o)
 			f->dispatch = PFE_DISPATCH_NONE;
 			f->why = "no trampoline or veneer within the call's reach";
 		}
+		/* Sleds out of reach: its exits divert the return address. */
+		if (!f->patch || !place_sleds(f, tramp))
+			f->nsleds = 0;
 	}
 	return 0;
 }

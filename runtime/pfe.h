@@ -187,6 +187,9 @@ struct pfe_info {
 	int attached, enabled;
 	int error;		/* PFE_ELAYOUT, PFE_ERANGE... if it cannot be patched */
 	const char *why;	/* and why */
+	/* The exit sleds its exit handlers run from (the plugin's exits,
+	 * x86_64), 0: they divert its return address instead. */
+	unsigned exit_sleds;
 };
 int pfe_func_info(const struct pfe_func *f, struct pfe_info *out);
 const char *pfe_func_name(const struct pfe_func *f);

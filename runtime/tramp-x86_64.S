@@ -116,17 +116,49 @@
 2:
 .endm
 
+/* Below %rbp (pushed, the frame pointer), 64-aligned: the return value
+ * as struct pfe_retregs at 0(%rsp) (%rdi points to it), ymm/zmm0-1
+ * (SAVE_VECS) at 64(%rsp), with X87 the x87 stack (X87_SAVE) at
+ * 192(%rsp).  RESTORE_RETURN_VALUE loads them and pops %rbp. */
+.if PFE_RETREGS_SIZE > 64
+.error "struct pfe_retregs runs into the vector registers at 64(%rsp)"
+.endif
+.macro SAVE_RETURN_VALUE x87
+	sub	$320, %rsp
+	and	$-64, %rsp
+	mov	%rax, PFE_RETREGS_RAX(%rsp)
+	mov	%rdx, PFE_RETREGS_RDX(%rsp)
+	SAVE_VECS PFE_RETREGS_XMM, 64, 2
+	.if \x87
+	X87_SAVE
+	.endif
+	mov	%rsp, %rdi
+.endm
+
+.macro RESTORE_RETURN_VALUE x87
+	.if \x87
+	X87_RESTORE
+	.endif
+	RESTORE_VECS PFE_RETREGS_XMM, 64, 2
+	mov	PFE_RETREGS_RAX(%rsp), %rax
+	mov	PFE_RETREGS_RDX(%rsp), %rdx
+	mov	%rbp, %rsp
+	pop	%rbp
+	.cfi_restore %rbp
+	.cfi_def_cfa %rsp, 8
+.endm
+
 /* The frame: saved %rbp; below it, 64-aligned, struct pfe_regs (208
- * bytes) at 0(%rsp) and the extended state at 256(%rsp). */
+ * bytes) at 0(%rsp) and the extended state at 256(%rsp).  ABOVE: the
+ * bytes pushed between the key and the saved %rbp (the tail-sled
+ * trampoline's r11); %rsi is the key, %rdx the pfe_regs. */
 .if PFE_REGS_SIZE > 256
 .error "struct pfe_regs runs into the vector registers at 256(%rsp)"
 .endif
-.macro SAVE
-	.cfi_startproc
-	.cfi_signal_frame
+.macro SAVE above=0
 	push	%rbp
-	.cfi_def_cfa_offset 16
-	.cfi_offset %rbp, -16
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
 	mov	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
 	sub	$768, %rsp
@@ -139,14 +171,14 @@
 	mov	%r9, PFE_REGS_R9(%rsp)
 	mov	%rax, PFE_REGS_RAX(%rsp)
 	mov	%r10, PFE_REGS_R10(%rsp)
-	lea	16(%rbp), %r11
+	lea	16+\above(%rbp), %r11
 	mov	%r11, PFE_REGS_SP(%rsp)
 	SAVE_VECS PFE_REGS_XMM, 256, 8
-	mov	8(%rbp), %rsi
+	mov	8+\above(%rbp), %rsi
 	mov	%rsp, %rdx
 .endm
 
-.macro RESTORE
+.macro RESTORE above=0
 	RESTORE_VECS PFE_REGS_XMM, 256, 8
 	mov	PFE_REGS_RDI(%rsp), %rdi
 	mov	PFE_REGS_RSI(%rsp), %rsi
@@ -158,31 +190,38 @@
 	mov	PFE_REGS_R10(%rsp), %r10
 	mov	%rbp, %rsp
 	pop	%rbp
-	.cfi_def_cfa %rsp, 8
-	ret
-	.cfi_endproc
+	.cfi_restore %rbp
+	.cfi_def_cfa %rsp, 8+\above
 .endm
 
 	.globl	pfe__tramp_slot
 	.hidden	pfe__tramp_slot
 	.type	pfe__tramp_slot, @function
 pfe__tramp_slot:
+	.cfi_startproc
+	.cfi_signal_frame
 	SAVE
 	lea	-5(%rsi), %rdi
 	and	$-8, %rdi
 	mov	-8(%rdi), %rdi
 	call	pfe__dispatch
 	RESTORE
+	ret
+	.cfi_endproc
 	.size	pfe__tramp_slot, .-pfe__tramp_slot
 
 	.globl	pfe__tramp_lookup
 	.hidden	pfe__tramp_lookup
 	.type	pfe__tramp_lookup, @function
 pfe__tramp_lookup:
+	.cfi_startproc
+	.cfi_signal_frame
 	SAVE
 	xor	%edi, %edi
 	call	pfe__dispatch
 	RESTORE
+	ret
+	.cfi_endproc
 	.size	pfe__tramp_lookup, .-pfe__tramp_lookup
 
 /* A function with an exit handler returns here (dispatch.c put this in
@@ -218,29 +257,75 @@ pfe__tramp_return:
 	.cfi_offset %rbp, -16
 	mov	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
-	sub	$320, %rsp
-	and	$-64, %rsp
-	.if PFE_RETREGS_SIZE > 64
-	.error "struct pfe_retregs runs into the vector registers at 64(%rsp)"
-	.endif
-	mov	%rax, PFE_RETREGS_RAX(%rsp)
-	mov	%rdx, PFE_RETREGS_RDX(%rsp)
-	SAVE_VECS PFE_RETREGS_XMM, 64, 2
-	X87_SAVE
-	mov	%rsp, %rdi
+	SAVE_RETURN_VALUE 1
 	lea	16(%rbp), %rsi
 	lea	8(%rbp), %rdx
 	call	pfe__exit
-	X87_RESTORE
-	RESTORE_VECS PFE_RETREGS_XMM, 64, 2
-	mov	PFE_RETREGS_RAX(%rsp), %rax
-	mov	PFE_RETREGS_RDX(%rsp), %rdx
-	mov	%rbp, %rsp
-	pop	%rbp
-	.cfi_def_cfa %rsp, 8
+	RESTORE_RETURN_VALUE 1
 	ret
 	.cfi_endproc
 	.size	pfe__tramp_return, .-pfe__tramp_return
+
+/* An enabled exit sled (the plugin's exits) calls pfe__tramp_exit right
+ * before its function returns (pfe__tramp_exit_x87 when the value is on
+ * the x87 stack), pfe__tramp_exit_tail right before it leaves by a
+ * sibling call: (%rsp) is the key (the return or the jump), 8(%rsp) the
+ * function's return address, 16(%rsp) its CFA.  With no exit pending on
+ * this thread (pfe__nexits 0: entry handlers only) they return at once.
+ * pfe__tramp_exit saves the return value (r11 and the flags are free
+ * before a return) and calls pfe__exit_sled(retregs, the CFA);
+ * pfe__tramp_exit_tail saves what the entry trampolines save (the
+ * callee's arguments) and r11 (an indirect sibling call's target may be
+ * there), and calls pfe__exit_tail(regs).  Their unwind information is a
+ * signal frame's, as the entry trampolines': the function resumes at the
+ * key, its return or jump, whose CFI is the function's there. */
+.macro EXIT_TRAMP name x87
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+\name:
+	.cfi_startproc
+	.cfi_signal_frame
+	mov	pfe__nexits@gottpoff(%rip), %r11
+	cmpl	$0, %fs:(%r11)
+	jne	9f
+	ret
+9:	push	%rbp
+	.cfi_adjust_cfa_offset 8
+	.cfi_rel_offset %rbp, 0
+	mov	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+	SAVE_RETURN_VALUE \x87
+	lea	24(%rbp), %rsi
+	call	pfe__exit_sled
+	RESTORE_RETURN_VALUE \x87
+	ret
+	.cfi_endproc
+	.size	\name, .-\name
+.endm
+	EXIT_TRAMP pfe__tramp_exit, 0
+	EXIT_TRAMP pfe__tramp_exit_x87, 1
+
+	.globl	pfe__tramp_exit_tail
+	.hidden	pfe__tramp_exit_tail
+	.type	pfe__tramp_exit_tail, @function
+pfe__tramp_exit_tail:
+	.cfi_startproc
+	.cfi_signal_frame
+	push	%r11
+	.cfi_adjust_cfa_offset 8
+	mov	pfe__nexits@gottpoff(%rip), %r11
+	cmpl	$0, %fs:(%r11)
+	je	9f
+	SAVE 8
+	mov	%rsp, %rdi
+	call	pfe__exit_tail
+	RESTORE 8
+9:	pop	%r11
+	.cfi_adjust_cfa_offset -8
+	ret
+	.cfi_endproc
+	.size	pfe__tramp_exit_tail, .-pfe__tramp_exit_tail
 
 /* A forced unwind (thread cancellation) left a frame that returns to
  * pfe__tramp_return (pfe__personality, unwind.c): the stack pointer is its

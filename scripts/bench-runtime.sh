@@ -2,14 +2,17 @@
 # bench-runtime.sh CC PLUGIN RTDIR: the run-time library against LLVM XRay
 # doing the same work (make bench).  One source, scripts/bench-runtime.c:
 # a program of 100000 small functions (and one leaf called in a loop),
-# built five ways at -O2: CC plain; CC with pfe (fentry-nop + ops-slot)
-# and libpfe; clang-16 plain; clang-16 -fxray-instrument (entry and exit
-# sleds); clang-16 -fxray-instrument -fxray-instrumentation-bundle=
-# function-entry (entry sleds only).  The handler's work is the same on
+# built six ways at -O2: CC plain; CC with pfe (fentry-nop + ops-slot)
+# and libpfe, and the same with exit sleds (exits); clang-16 plain;
+# clang-16 -fxray-instrument (entry and exit sleds); clang-16
+# -fxray-instrument -fxray-instrumentation-bundle=function-entry (entry
+# sleds only).  Each side's entry-only rows run its entry-only build,
+# the others its entry-and-exit build.  The handler's work is the same on
 # both sides (a per-thread counter incremented), and each program checks
 # that it ran once per event.  Rows, pfe against XRay:
 #   disabled, one function / 100000 functions: ns per call of the
-#       instrumented program, nothing enabled, over the same program built
+#       instrumented program (entry and exit), nothing enabled, over the
+#       same program built
 #       plain by the same compiler (100000 functions called in a shuffled
 #       order: the i-cache and iTLB footprint of the NOPs and sleds)
 #   entry only: pfe entry handler / XRay function-entry bundle
@@ -47,6 +50,7 @@ start=$(date +%s)
 # arguments follow the parts').
 gplain="$cc -O2"
 pfe="$cc -O2 -fplugin=$plugin -fplugin-arg-pfe-fentry -fplugin-arg-pfe-fentry-nop -fplugin-arg-pfe-ops-slot"
+pfe_exits="$pfe -fplugin-arg-pfe-exits"
 cplain="clang-16 -O2"
 xray="clang++-16 -O2 -x c++ -fxray-instrument -fxray-instruction-threshold=1"
 xray_entry="$xray -fxray-instrumentation-bundle=function-entry"
@@ -83,11 +87,12 @@ build() {
 		part $name $((k + 1)) $cmd || { wait $p || :; exit 1; }
 		wait $p || exit 1
 	done
-	$cmd "$src" "$@" -x none $name-*.o -o $name 2> $name.log || fail "building $name" $name.log
+	$cmd "$src" "$@" -x none $name-[0-9]*.o -o $name 2> $name.log || fail "building $name" $name.log
 }
-echo "bench-runtime: building five programs of 100000 functions (a few minutes)"
+echo "bench-runtime: building six programs of 100000 functions (a few minutes)"
 build gplain $gplain --
 build pfe $pfe -- $lib
+build pfe-exits $pfe_exits -- $lib
 build cplain $cplain --
 build xray $xray -- -DBENCH_XRAY
 build xray-entry $xray_entry -- -DBENCH_XRAY
@@ -108,22 +113,22 @@ echo "bench-runtime: $rounds rounds, pfe and XRay taking turns"
 for r in $(seq "$rounds"); do
 	for m in calls spread; do
 		run $m-off-gplain ./gplain $m off
-		run $m-off-pfe ./pfe $m off
+		run $m-off-pfe ./pfe-exits $m off
 		run $m-off-cplain ./cplain $m off
 		run $m-off-xray ./xray $m off
 		run $m-entry-pfe ./pfe $m entry
 		run $m-entry-xray ./xray-entry $m entry
-		run $m-both-pfe ./pfe $m both
+		run $m-both-pfe ./pfe-exits $m both
 		run $m-both-xray ./xray $m both
 	done
 	run pair-entry-pfe ./pfe pair entry
 	run pair-entry-xray ./xray-entry pair entry
-	run pair-both-pfe ./pfe pair both
+	run pair-both-pfe ./pfe-exits pair both
 	run pair-both-xray ./xray pair both
 	run spread-entry-lookup env PFE_DEBUG=lookup ./pfe spread entry
 	run patch-entry-pfe ./pfe patch entry
 	run patch-entry-xray ./xray-entry patch entry
-	run patch-both-pfe ./pfe patch both
+	run patch-both-pfe ./pfe-exits patch both
 	run patch-both-xray ./xray patch both
 done
 
@@ -175,7 +180,7 @@ sleds() {
 # (with where and when it was measured): runtime/README.md's figures are
 # that file, written here, not by hand.
 table() {
-	echo "bench-runtime: pfe ($cc, fentry-nop + ops-slot) against LLVM XRay (clang-16), $rounds runs each, -O2"
+	echo "bench-runtime: pfe ($cc, fentry-nop + ops-slot, + exits for entry+exit) against LLVM XRay (clang-16), $rounds runs each, -O2"
 	echo
 	echo "| row | pfe: best (worst) | XRay: best (worst) | pfe / XRay | run by run |"
 	echo "|---|---|---|---|---|"

@@ -157,6 +157,7 @@ const struct pfe_arch pfe_arch_aarch64 = {
 	.plt_slot = aarch64_plt_slot,
 	.patches = aarch64_patches,
 	.n_patches = PFE_COUNT_OF(aarch64_patches),
+	.exit_sled = NULL,
 	.veneer_len = 16,
 	.veneer = &aarch64_veneer,
 	.put_veneer = aarch64_put_veneer,

@@ -276,6 +276,7 @@ const struct pfe_arch pfe_arch_riscv64 = {
 	.plt_slot = riscv_plt_slot,
 	.patches = riscv_patches,
 	.n_patches = PFE_COUNT_OF(riscv_patches),
+	.exit_sled = NULL,
 	.veneer_len = 24,
 	.veneer = &riscv_veneer,
 	.put_veneer = riscv_put_veneer,

@@ -94,6 +94,8 @@ static const struct pfe_backend riscv64_arch = {
 	.kcfi_trap_word = "\t.word\t",
 	.kcfi_max_offset = 2048,
 	.kcfi_va_list = NULL,
+	.exit_sled = NULL,
+	.exit_return_kind = NULL,
 };
 
 const struct pfe_backend *pfe_backend_select(const char **why)

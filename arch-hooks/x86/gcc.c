@@ -149,6 +149,34 @@ static unsigned int x86_kcfi_align_log2(void)
 
 static const char *const x86_kcfi_clobbers[] = { "r10", "cc", NULL };
 
+/* exits: PFE_EXIT_RETURN_X87 when the function's value comes back on the
+ * x87 stack (long double, complex long double, a struct of one): libpfe's
+ * trampoline keeps st(0) and st(1) then, and only then (the stack is
+ * empty at any other return, by the ABI). */
+static bool x87_value(rtx r)
+{
+	if (r && GET_CODE(r) == PARALLEL) {
+		for (int i = 0; i < XVECLEN(r, 0); i++) {
+			rtx e = XVECEXP(r, 0, i);
+
+			if (GET_CODE(e) == EXPR_LIST && STACK_REG_P(XEXP(e, 0)))
+				return true;
+		}
+		return false;
+	}
+	return r && STACK_REG_P(r);
+}
+
+static int x86_exit_return_kind(void)
+{
+	tree decl = current_function_decl, result = DECL_RESULT(decl);
+
+	if (!result || VOID_TYPE_P(TREE_TYPE(result)) || aggregate_value_p(result, decl))
+		return PFE_EXIT_RETURN;
+	return x87_value(targetm.calls.function_value(TREE_TYPE(result), decl, true)) ?
+	       PFE_EXIT_RETURN_X87 : PFE_EXIT_RETURN;
+}
+
 static const struct pfe_backend x86_64_arch = {
 	.nop = "\tnop\n",
 	.nop_size = 1,
@@ -183,6 +211,9 @@ static const struct pfe_backend x86_64_arch = {
 	.kcfi_trap_word = "\t.long\t",
 	.kcfi_max_offset = 0x7fffffffu,
 	.kcfi_va_list = NULL,
+	/* exits: the 5-byte NOP a call rel32 replaces (libpfe: x86_64). */
+	.exit_sled = "\t.byte\t0x0f, 0x1f, 0x44, 0x00, 0x00\n",
+	.exit_return_kind = x86_exit_return_kind,
 };
 
 static const struct pfe_backend i386_arch = {
@@ -219,6 +250,8 @@ static const struct pfe_backend i386_arch = {
 	.kcfi_trap_word = NULL,
 	.kcfi_max_offset = 0,
 	.kcfi_va_list = NULL,
+	.exit_sled = NULL,	/* libpfe has no exit sleds for i386 */
+	.exit_return_kind = NULL,
 };
 
 const struct pfe_backend *pfe_backend_select(const char **why)

@@ -6,7 +6,8 @@
  *     dispatch expected (PFE_WANT_SLOT: through the ops slot, else lookup)
  *     (PFE_WANT_SLOT_AFTER_HASH: the slot before the kCFI hash, 4 past
  *     its end)
- *     and, when given, PFE_WANT_PRE / PFE_WANT_POST NOP bytes;
+ *     and, when given, PFE_WANT_PRE / PFE_WANT_POST NOP bytes, and
+ *     exit sleds in use (PFE_WANT_SLEDS: built with exits) or none;
  *   - disabled, calls reach no handler; enabled, each call exactly one,
  *     with the function's address, its return address (in main) and its
  *     arguments (in registers and on the stack: rt_many's ten); a handler
@@ -193,17 +194,30 @@ int main(void)
 	run_calls(rounds, 0);
 	CHECK(hits[0] + hits[1] + hits[2] == 0, "handlers called while disabled");
 	/* One batch, its barriers: three on x86 (the int3 protocol), one
-	 * elsewhere, however many sites; with ops slots, written the first
-	 * time, their 3 stores too, in the first phase on x86, in one of
-	 * their own (one more barrier) elsewhere. */
+	 * elsewhere, however many sites (each function's entry and exit
+	 * sleds); with ops slots, written the first time, their 3 stores
+	 * too, in the first phase on x86, in one of their own (one more
+	 * barrier) elsewhere. */
 	struct pfe_stats before;
+	unsigned long sites = 0;
+	for (int i = 0; i < 3; i++) {
+		struct pfe_info info;
+
+		CHECK(pfe_func_info(fs[i], &info) == 0, "pfe_func_info");
+		sites += 1 + info.exit_sleds;
+#ifdef PFE_WANT_SLEDS
+		CHECK(info.exit_sleds > 0, "%s: no exit sleds in use", info.name);
+#else
+		CHECK(info.exit_sleds == 0, "%s: %u exit sleds in use, want none", info.name, info.exit_sleds);
+#endif
+	}
 	pfe_get_stats(&before);
 	CHECK(pfe_enable_many(fs, 3) == 0, "enable");
 	pfe_get_stats(&st);
 #if defined(__x86_64__) || defined(__i386__)
-	unsigned long want_barriers = 3, want_sites = 9;
+	unsigned long want_barriers = 3, want_sites = 3 * sites;
 #else
-	unsigned long want_barriers = 1, want_sites = 3;
+	unsigned long want_barriers = 1, want_sites = sites;
 #endif
 #ifdef PFE_WANT_SLOT
 	want_sites += 3;

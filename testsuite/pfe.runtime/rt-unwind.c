@@ -18,6 +18,11 @@
  *                main (the trampolines' unwind information)
  *   long-double  a long double returned through an exit handler that uses
  *                the x87 (and MMX's emms on x86) itself
+ *   sleds        (built with the plugin's exits) a function's exits run
+ *                from its exit sleds: libpfe says it uses them, and while
+ *                the function runs its return address is its own, where
+ *                its entry handler says it returns (a diverted one would
+ *                be libpfe's pfe__tramp_return); its exit sees its value
  * Prints "ok" when every check holds.  Debug: run it with the case name.
  */
 #define _GNU_SOURCE
@@ -338,6 +343,42 @@ static void check_long_double(void)
 	CHECK_COUNTS(w, 1, 1, 0);
 }
 
+static void *volatile sled_ra, *volatile sled_entry_ret;
+
+TRACED int sled_fn(int x)
+{
+	sled_ra = __builtin_return_address(0);
+	return x + 2;
+}
+
+static void sled_entry(struct pfe_call *c, struct watch *w)
+{
+	(void)w;
+	sled_entry_ret = c->ret;
+}
+
+static void check_sleds(void)
+{
+	struct watch *w = watch("sled_fn", (void *)sled_fn);
+	struct pfe_info info;
+	int sum = 0;
+
+	trace_all();
+	CHECK(pfe_func_info(pfe_find_addr((void *)sled_fn), &info) == 0 && info.exit_sleds == 1,
+	      "sled_fn: %u exit sleds in use, want 1", info.exit_sleds);
+	in_entry = sled_entry;
+	for (int i = 0; i < 100; i++) {
+		sled_ra = sled_entry_ret = NULL;
+		sum += sled_fn(i);
+		CHECK(sled_ra && sled_ra == sled_entry_ret, "sled_fn returns to %p, its entry handler says %p",
+		      sled_ra, sled_entry_ret);
+	}
+	in_entry = NULL;
+	CHECK(sum == 4950 + 200, "sum %d", sum);
+	CHECK_COUNTS(w, 100, 100, 0);
+	CHECK(w->retval == 101, "sled_fn's last return value %lu, want 101", (unsigned long)w->retval);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -346,7 +387,7 @@ int main(int argc, char **argv)
 	} cases[] = {
 		{ "longjmp", check_longjmp }, { "siglongjmp", check_siglongjmp }, { "cancel", check_cancel },
 		{ "sigaltstack", check_sigaltstack }, { "tail", check_tail }, { "backtrace", check_backtrace },
-		{ "long-double", check_long_double },
+		{ "long-double", check_long_double }, { "sleds", check_sleds },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;
@@ -354,7 +395,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof cases / sizeof cases[0] && strcmp(cases[i].name, what); i++)
 		;
 	if (i == sizeof cases / sizeof cases[0]) {
-		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double\n");
+		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double|sleds\n");
 		return 2;
 	}
 	cases[i].check();
