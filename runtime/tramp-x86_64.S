@@ -9,7 +9,8 @@
  * the function.  pfe__tramp_slot passes what
  * the function's ops slot holds (its attachment), the 8 bytes before the
  * 8-aligned entry, ((key - 5) & ~7) - 8 (internal.h); pfe__tramp_lookup
- * passes 0.
+ * passes 0.  An exit sled (the plugin's exits) calls pfe__tramp_exit,
+ * pfe__tramp_exit_x87 or pfe__tramp_exit_tail (below).
  *
  * The ABI lets the callee clobber r11 and the flags at its entry (pfe's
  * default clobbers=abi makes callers assume every call-clobbered register
