@@ -25,6 +25,16 @@
 #define PFE_EXIT_RETURN 0
 #define PFE_EXIT_TAIL 1
 #define PFE_EXIT_RETURN_X87 2
+/* vector-args: a record per instrumented function whose arguments use at
+ * most the low 16 bytes of vector registers, two pointer-sized words: the
+ * function's site (as an exit sled's second word) and those bytes:
+ * PFE_VECTOR_ARGS_NONE (no vector register) or PFE_VECTOR_ARGS_LOW16.
+ * libpfe's entry trampoline saves that much of the vector registers (the
+ * rest is dead at the entry: the ABI has a call clobber it); a function
+ * without a record gets them saved at their full width. */
+#define PFE_SECTION_VECTOR_ARGS "__pfe_vector_args"
+#define PFE_VECTOR_ARGS_NONE 0
+#define PFE_VECTOR_ARGS_LOW16 16
 /* The call-site records of the fentry call (x86's -mrecord-mcount). */
 #define PFE_SECTION_CALLS "__mcount_loc"
 /* What the fentry call calls unless told otherwise (GCC's -mfentry). */

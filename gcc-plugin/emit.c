@@ -28,6 +28,10 @@
  *   exit sleds        exits: an asm insn before each return and sibling
  *                     call, inserted by pfe_entry: .LPFXn, a NOP of the
  *                     patched call's size, its record in __pfe_exit_sleds.
+ *   vector-args       a record in __pfe_vector_args, with the site's own:
+ *                     the site and how much of the vector registers the
+ *                     arguments use, when the target's hook knows and it
+ *                     is at most their low 16 bytes.
  *
  * Debugging: -S shows the text; -fdump-rtl-pfe_entry the insns; a missing
  * pre area on one function means begin_function was not reached for it, a
@@ -92,6 +96,35 @@ static void put_record(FILE *out, const struct pfe_plan *plan,
 			pfe_backend->pointer_log2, pfe_backend->pointer_op, label);
 }
 
+/* The label of the function's site, what libpfe's records name it by:
+ * .LPFE<n>, its first NOP, else .LPFC<n>, its fentry call. */
+static void site_label(const struct pfe_plan *plan, char *label, size_t size)
+{
+	snprintf(label, size, plan->pre + plan->post > 0 ? ".LPFE%u" : ".LPFC%u",
+		 plan->label_no);
+}
+
+/* vector-args: the site's record of the low bytes of vector registers
+ * the arguments use (names.h), when the target's hook knows them and they
+ * are not more than 16.  Printed with the site's own record; none when
+ * cfun is not the function's (nothing to tell). */
+static void put_vector_args_record(FILE *out, const struct pfe_plan *plan)
+{
+	char label[32];
+	int bytes;
+
+	if (!plan->vector_args || !cfun || cfun->decl != plan->decl)
+		return;
+	bytes = pfe_backend->vector_arg_bytes();
+	if (bytes != PFE_VECTOR_ARGS_NONE && bytes != PFE_VECTOR_ARGS_LOW16)
+		return;
+	site_label(plan, label, sizeof(label));
+	push_record_section(out, plan, PFE_SECTION_VECTOR_ARGS, label, true);
+	fprintf(out, "\n\t.p2align\t%u\n%s%s\n%s%d\n\t.popsection\n",
+		pfe_backend->pointer_log2, pfe_backend->pointer_op, label,
+		pfe_backend->pointer_op, bytes);
+}
+
 /* The record of the NOP area and its label, .LPFE<n>, at the first NOP. */
 static void put_entry_record(FILE *out, const struct pfe_plan *plan)
 {
@@ -100,6 +133,7 @@ static void put_entry_record(FILE *out, const struct pfe_plan *plan)
 	snprintf(label, sizeof(label), ".LPFE%u", plan->label_no);
 	put_record(out, plan, plan->section, label,
 		   pfe_opts.record == PFE_RECORD_REL32);
+	put_vector_args_record(out, plan);
 	fprintf(out, "%s:\n", label);
 }
 
@@ -111,6 +145,8 @@ static void put_fentry_call(FILE *out, const struct pfe_plan *plan)
 
 	snprintf(label, sizeof(label), ".LPFC%u", plan->label_no);
 	put_record(out, plan, pfe_opts.call_section, label, false);
+	if (plan->pre + plan->post == 0)
+		put_vector_args_record(out, plan);
 	pfe_backend->put_fentry_call(out, pfe_opts.fentry, label, pfe_opts.fentry_nop);
 }
 
@@ -335,8 +371,7 @@ static void insert_exit_sled(const struct pfe_plan *plan, pfe_insn before,
 	if (!out)
 		pfe_fatal("pfe: %qD: out of memory", plan->decl);
 	snprintf(label, sizeof(label), ".LPFX%u", next_sled_no++);
-	snprintf(site, sizeof(site), plan->pre + plan->post > 0 ? ".LPFE%u" :
-		 ".LPFC%u", plan->label_no);
+	site_label(plan, site, sizeof(site));
 	fprintf(out, "%s:\n%s", label, pfe_backend->exit_sled);
 	push_record_section(out, plan, PFE_SECTION_EXITS, label, true);
 	fprintf(out, "\n\t.p2align\t%u\n%s%s\n%s%s\n%s%d\n\t.popsection",

@@ -34,6 +34,7 @@ struct pfe_options pfe_opts = {
 	.cfi_normalize_integers = false,
 	.min_function_align = 0,
 	.exits = false,
+	.vector_args = false,
 };
 const struct pfe_backend *pfe_backend;
 
@@ -220,6 +221,14 @@ static bool parse_exits(const char *arg, const char *value)
 	return true;
 }
 
+static bool parse_vector_args(const char *arg, const char *value)
+{
+	(void)arg;
+	(void)value;
+	pfe_opts.vector_args = true;
+	return true;
+}
+
 static bool parse_call_section(const char *arg, const char *value)
 {
 	return parse_name(arg, value, &pfe_opts.call_section);
@@ -345,6 +354,11 @@ static const struct pfe_key pfe_keys[] = {
 	  "return and sibling call of every instrumented function, recorded "
 	  "in " PFE_SECTION_EXITS " (x86_64: libpfe's exit handlers)",
 	  parse_exits },
+	{ "vector-args", NULL, "a record in " PFE_SECTION_VECTOR_ARGS
+	  " of each instrumented function whose arguments use no vector "
+	  "register or only their low 16 bytes (x86_64: libpfe's entry "
+	  "trampoline saves that much of them, not the full width)",
+	  parse_vector_args },
 	{ "help", NULL, "print this list", print_help },
 };
 
@@ -409,6 +423,15 @@ static bool parse_arguments(const struct plugin_name_args *info)
 /* The arguments that only mean something together, and the entry modes
  * against GCC's options and the target: each bad pair is a fatal error
  * naming both sides. */
+/* An option of GIVEN that only libpfe's trampolines use, where the
+ * backend has no SUPPORTED hook for it: refused (x86_64 has them all). */
+static void refuse_for_target(bool given, bool supported, const char *name)
+{
+	if (given && !supported)
+		pfe_fatal("pfe: %<-fplugin-arg-pfe-%s%> is not supported for "
+			  "this target (only for %s)", name, "x86_64");
+}
+
 static void check_entry_modes(void)
 {
 	const char *why;
@@ -437,9 +460,9 @@ static void check_entry_modes(void)
 			  "%<-fpic%>/%<-fpie%>: an address in code needs a text "
 			  "relocation; fill the slot at run time "
 			  "(%<-fplugin-arg-pfe-ops-slot%>)", pfe_opts.ops_slot_value);
-	if (pfe_opts.exits && !pfe_backend->exit_sled)
-		pfe_fatal("pfe: %<-fplugin-arg-pfe-exits%> is not supported "
-			  "for this target (only for %s)", "x86_64");
+	refuse_for_target(pfe_opts.exits, pfe_backend->exit_sled != NULL, "exits");
+	refuse_for_target(pfe_opts.vector_args,
+			  pfe_backend->vector_arg_bytes != NULL, "vector-args");
 	pfe_kcfi_check_options();
 	if (pfe_opts.has_entry && pfe_opts.entry_size &&
 	    (why = pfe_layout_refused(pfe_opts.entry_pre,

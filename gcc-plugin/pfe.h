@@ -70,6 +70,7 @@ struct pfe_options {
 	bool cfi_normalize_integers;	/* cfi-normalize-integers */
 	unsigned int min_function_align;	/* min-function-alignment=, bytes (0: none) */
 	bool exits;		/* exits: a sled before each return */
+	bool vector_args;	/* vector-args: what vector arguments use */
 };
 extern struct pfe_options pfe_opts;
 
@@ -158,6 +159,11 @@ struct pfe_backend {
 	 * PFE_EXIT_RETURN). */
 	const char *exit_sled;
 	int (*exit_return_kind)(void);
+	/* vector-args: how many low bytes of vector registers the current
+	 * function's arguments use, PFE_VECTOR_ARGS_* (names.h), or -1: more,
+	 * or unknown.  NULL where libpfe has no use for it: the option is
+	 * refused there. */
+	int (*vector_arg_bytes)(void);
 };
 
 /* Defined by the arch-hooks file for this GCC's target.  Called once the
@@ -185,6 +191,9 @@ struct pfe_plan {
 	unsigned int kcfi_hash;
 	/* exits: a sled before each return and sibling call (emit.c). */
 	bool exits;
+	/* vector-args: a record of what its arguments use of the vector
+	 * registers, when that is known and at most their low 16 bytes. */
+	bool vector_args;
 };
 
 /* plan.c */

@@ -141,6 +141,7 @@ static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
 		plan->label_no = next_label_no++;
 		plan->clobbers = pfe_opts.clobbers;
 		plan->exits = pfe_opts.exits;
+		plan->vector_args = pfe_opts.vector_args;
 	}
 	pfe_kcfi_plan(plan);
 }

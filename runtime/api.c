@@ -445,6 +445,7 @@ int pfe_func_info(const struct pfe_func *f, struct pfe_info *out)
 	out->error = f->patch ? 0 : PFE_ELAYOUT;
 	out->why = f->why;
 	out->exit_sleds = f->nsleds;
+	out->vector_bytes_saved = f->vec_save == PFE_VEC_NONE ? 0 : f->vec_save == PFE_VEC_LOW16 ? 16 : -1;
 	return 0;
 }
 

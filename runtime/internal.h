@@ -95,6 +95,10 @@ struct pfe_func {
 	 * handlers run from them, its return address is left alone. */
 	struct pfe_sled *sleds;
 	size_t nsleds;
+	/* What its entry trampoline saves of the vector registers: FULL
+	 * unless the plugin's record (PFE_SECTION_VECTOR_ARGS) says its
+	 * arguments use less and the ops slot's trampolines serve it. */
+	enum pfe_vec_save { PFE_VEC_FULL, PFE_VEC_LOW16, PFE_VEC_NONE } vec_save;
 };
 
 struct pfe_object {
@@ -293,6 +297,10 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *                        lines; x86: none needed, the calls are empty)
  *   PFE_EXIT_SLEDS       1: the trampolines of exit sleds exist (x86_64);
  *                        0: exit handlers divert the return address
+ *   PFE_SLOT_VEC_SAVES   1: pfe__tramp_slot_low16 and _no_vectors exist,
+ *                        for the functions whose arguments use only the
+ *                        low 16 bytes of vector registers or none
+ *                        (x86_64); 0: every entry saves them in full
  *   PFE_SLOT_AFTER_HASH  1: pfe__tramp_slot_after_hash exists, for an ops
  *                        slot before a kCFI hash word (slot, hash, entry:
  *                        pfe_layout_slot_hash_gap); 0: x86, whose hash is
@@ -319,6 +327,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_FLUSH_PER_PHASE 0
 #define PFE_SLOT_AFTER_HASH 0
 #define PFE_EXIT_SLEDS 1
+#define PFE_SLOT_VEC_SAVES 1
 #elif defined(__i386__)
 /* cdecl: every argument on the stack, in 4-byte slots. */
 #define PFE_SLOT_BIAS 5
@@ -340,6 +349,7 @@ static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_FLUSH_PER_PHASE 0
 #define PFE_SLOT_AFTER_HASH 0
 #define PFE_EXIT_SLEDS 0
+#define PFE_SLOT_VEC_SAVES 0
 #elif defined(__aarch64__)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -359,6 +369,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_FLUSH_PER_PHASE 0
 #define PFE_SLOT_AFTER_HASH 1
 #define PFE_EXIT_SLEDS 0
+#define PFE_SLOT_VEC_SAVES 0
 #elif defined(__riscv)
 #define PFE_SLOT_BIAS 8
 #define PFE_NARG_REGS 8
@@ -378,6 +389,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_FLUSH_PER_PHASE 1
 #define PFE_SLOT_AFTER_HASH 1
 #define PFE_EXIT_SLEDS 0
+#define PFE_SLOT_VEC_SAVES 0
 #else
 #error "libpfe: no trampolines for this target (x86_64, i386, aarch64, riscv64)"
 #endif
@@ -389,6 +401,15 @@ HIDDEN void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, st
 #define PFE_TRAMP_SLOT_AFTER_HASH ((uintptr_t)pfe__tramp_slot_after_hash)
 #else
 #define PFE_TRAMP_SLOT_AFTER_HASH ((uintptr_t)0)
+#endif
+#if PFE_SLOT_VEC_SAVES
+HIDDEN void pfe__tramp_slot_low16(void);
+HIDDEN void pfe__tramp_slot_no_vectors(void);
+#define PFE_TRAMP_SLOT_LOW16 ((uintptr_t)pfe__tramp_slot_low16)
+#define PFE_TRAMP_SLOT_NO_VECTORS ((uintptr_t)pfe__tramp_slot_no_vectors)
+#else
+#define PFE_TRAMP_SLOT_LOW16 ((uintptr_t)0)
+#define PFE_TRAMP_SLOT_NO_VECTORS ((uintptr_t)0)
 #endif
 #if PFE_EXIT_SLEDS
 #define PFE_TRAMP_EXIT ((uintptr_t)pfe__tramp_exit)

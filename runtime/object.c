@@ -512,8 +512,9 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 	return 0;
 }
 
-/* exits: the sleds of PFE_SECTION_EXITS (three words a record, names.h)
- * ---- */
+/* ---- the plugin's records for libpfe (names.h): exits' sleds
+ * (PFE_SECTION_EXITS, three words a record), vector-args'
+ * (PFE_SECTION_VECTOR_ARGS, two words) ---- */
 
 /* The function of O whose entry or fentry call record is SITE, or NULL. */
 static struct pfe_func *func_of_site(struct pfe_object *o, uintptr_t site)
@@ -553,6 +554,19 @@ static int by_address(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The words of section I of F when it is an allocated NAME (loaded: its
+ * relocated words in O's memory), their count in *N; else NULL. */
+static const uintptr_t *loaded_words(const struct file *f, const struct pfe_object *o, unsigned i,
+				     const char *name, size_t *n)
+{
+	const ElfW(Shdr) *s = &f->sh[i];
+
+	if (strcmp(section_name(f, i), name) != 0 || !(s->sh_flags & SHF_ALLOC))
+		return NULL;
+	*n = s->sh_size / sizeof(uintptr_t);
+	return (const uintptr_t *)(o->base + s->sh_addr);
+}
+
 /* O's sleds: read from each PFE_SECTION_EXITS section, grouped by
  * function (o->sleds, f->sleds), their addresses sorted (o->sled_at, for
  * patch.c's trap handler).  A function with one sled that is not usable
@@ -567,13 +581,13 @@ static int read_sleds(const struct file *f, struct pfe_object *o, bool unrelocat
 	if (!PFE_EXIT_SLEDS || !pfe__arch->exit_sled || unrelocated)
 		return 0;
 	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
-		const ElfW(Shdr) *s = &f->sh[i];
-		const uintptr_t *r = (const uintptr_t *)(o->base + s->sh_addr);
-		size_t count = s->sh_size / (3 * sizeof *r);
+		size_t count;
+		const uintptr_t *r = loaded_words(f, o, i, PFE_SECTION_EXITS, &count);
 		struct pfe_sled *grown;
 
-		if (strcmp(section_name(f, i), PFE_SECTION_EXITS) != 0 || !(s->sh_flags & SHF_ALLOC))
+		if (!r)
 			continue;
+		count /= 3;
 		if (!(grown = realloc(o->sleds, (n + count + 1) * sizeof *grown)))
 			return PFE_ENOMEM;
 		o->sleds = grown;
@@ -610,6 +624,30 @@ static int read_sleds(const struct file *f, struct pfe_object *o, bool unrelocat
 	}
 	qsort(o->sled_at, kept, sizeof *o->sled_at, by_address);
 	return 0;
+}
+
+/* vector-args: each PFE_SECTION_VECTOR_ARGS record (the site, the low
+ * bytes of vector registers its arguments use) gives its function's
+ * vec_save; an unknown count leaves it FULL.  Only where libpfe has the
+ * trampolines that save less, and not in an object not relocated yet (as
+ * sleds): its entries then save them in full. */
+static void read_vector_args(const struct file *f, struct pfe_object *o, bool unrelocated)
+{
+	if (!PFE_SLOT_VEC_SAVES || unrelocated)
+		return;
+	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
+		size_t count = 0;
+		const uintptr_t *r = loaded_words(f, o, i, PFE_SECTION_VECTOR_ARGS, &count);
+
+		for (size_t k = 0; k + 1 < count; k += 2) {
+			struct pfe_func *fn = func_of_site(o, r[k]);
+
+			if (fn && r[k + 1] == PFE_VECTOR_ARGS_NONE)
+				fn->vec_save = PFE_VEC_NONE;
+			else if (fn && r[k + 1] == PFE_VECTOR_ARGS_LOW16)
+				fn->vec_save = PFE_VEC_LOW16;
+		}
+	}
 }
 
 static int by_key(const void *a, const void *b)
@@ -686,6 +724,8 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 		err = make_funcs(o, &f, syms, nsyms, recs, nrecs);
 	if (!err)
 		err = read_sleds(&f, o, id->unrelocated);
+	if (!err)
+		read_vector_args(&f, o, id->unrelocated);
 	if (!err)
 		err = index_keys(o);
 	free(recs);

@@ -864,14 +864,21 @@ static uintptr_t near_page(const struct pfe_object *o)
 }
 
 /* The trampolines, in pfe__place_targets' table. */
-enum { TRAMP_SLOT, TRAMP_SLOT_AFTER_HASH, TRAMP_LOOKUP, TRAMP_EXIT, TRAMP_EXIT_X87, TRAMP_EXIT_TAIL, NTRAMPS };
+enum {
+	TRAMP_SLOT, TRAMP_SLOT_LOW16, TRAMP_SLOT_NO_VECTORS, TRAMP_SLOT_AFTER_HASH, TRAMP_LOOKUP,
+	TRAMP_EXIT, TRAMP_EXIT_X87, TRAMP_EXIT_TAIL, NTRAMPS
+};
 
-/* F's trampoline: the lookup one, or the slot one for where its slot is. */
+/* F's trampoline: the lookup one, or the slot one for where its slot is
+ * (right before the entry, for what it saves of the vector registers). */
 static unsigned tramp_of(const struct pfe_func *f)
 {
+	static const unsigned by_save[] = { [PFE_VEC_FULL] = TRAMP_SLOT, [PFE_VEC_LOW16] = TRAMP_SLOT_LOW16,
+					    [PFE_VEC_NONE] = TRAMP_SLOT_NO_VECTORS };
+
 	if (f->dispatch == PFE_DISPATCH_LOOKUP)
 		return TRAMP_LOOKUP;
-	return f->addr - f->slot == 8 ? TRAMP_SLOT : TRAMP_SLOT_AFTER_HASH;
+	return f->addr - f->slot == 8 ? by_save[f->vec_save] : TRAMP_SLOT_AFTER_HASH;
 }
 
 /* A veneer for each trampoline (but one that is 0: none on the target) on
@@ -930,9 +937,9 @@ static bool place_sleds(struct pfe_func *f, const uintptr_t tramp[NTRAMPS])
 
 int pfe__place_targets(struct pfe_object *o)
 {
-	uintptr_t tramp[NTRAMPS] = { (uintptr_t)pfe__tramp_slot, PFE_TRAMP_SLOT_AFTER_HASH,
-				     (uintptr_t)pfe__tramp_lookup, PFE_TRAMP_EXIT, PFE_TRAMP_EXIT_X87,
-				     PFE_TRAMP_EXIT_TAIL };
+	uintptr_t tramp[NTRAMPS] = { (uintptr_t)pfe__tramp_slot, PFE_TRAMP_SLOT_LOW16, PFE_TRAMP_SLOT_NO_VECTORS,
+				     PFE_TRAMP_SLOT_AFTER_HASH, (uintptr_t)pfe__tramp_lookup, PFE_TRAMP_EXIT,
+				     PFE_TRAMP_EXIT_X87, PFE_TRAMP_EXIT_TAIL };
 	bool need = false;
 	int err;
 
@@ -952,6 +959,9 @@ int pfe__place_targets(struct pfe_object *o)
 		if (!f->patch)
 			continue;
 		f->target = tramp[tramp_of(f)];
+		/* What pfe_info says: only the ops slot's trampolines save less. */
+		if (tramp_of(f) != TRAMP_SLOT_LOW16 && tramp_of(f) != TRAMP_SLOT_NO_VECTORS)
+			f->vec_save = PFE_VEC_FULL;
 		if (!in_reach(f, f->target)) {
 			f->patch = NULL;
 			f->dispatch = PFE_DISPATCH_NONE;

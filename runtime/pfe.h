@@ -67,7 +67,9 @@ struct pfe_regs {
 	uint64_t sp;		/* where the return address is (read only) */
 	uint64_t pad_;
 	uint64_t xmm[8][2];	/* xmm0-7; their upper halves (ymm, zmm)
-				 * are kept beside, not here */
+				 * are kept beside, not here.  Not saved
+				 * for a function whose arguments use
+				 * none (pfe_info's vector_bytes_saved) */
 #elif defined(__i386__)
 	uint32_t eax, edx, ecx;	/* ecx: the static chain (arguments are on the stack) */
 	uint32_t sp;		/* where the return address is (read only) */
@@ -190,6 +192,11 @@ struct pfe_info {
 	/* The exit sleds its exit handlers run from (the plugin's exits,
 	 * x86_64), 0: they divert its return address instead. */
 	unsigned exit_sleds;
+	/* What its entry trampoline saves of each vector argument register:
+	 * -1 all of it; 16 only the low 16 bytes (xmm), 0 nothing, where
+	 * the plugin's vector-args (x86_64) says its arguments use no more:
+	 * with 0 its entry handler's regs->xmm are not the function's. */
+	int vector_bytes_saved;
 };
 int pfe_func_info(const struct pfe_func *f, struct pfe_info *out);
 const char *pfe_func_name(const struct pfe_func *f);

@@ -60,28 +60,36 @@
 	.endr
 .endm
 
-.macro SAVE_VECS xmm vec n
+/* FULL 0: the xmm alone (the function's arguments use no more, vector-
+ * args): VEX loads zero the upper halves, dead at the entry. */
+.macro SAVE_VECS xmm vec n full=1
 	cmpb	$1, pfe__vec_width(%rip)
 	jb	3f
 	EACH_VEC save, vmovaps, xmm, \xmm, 16, \n
+	.if \full
 	je	1f
 	EACH_VEC save, vmovdqu64, zmm, \vec, 64, \n
 	jmp	4f
 1:	EACH_VEC save, vmovdqu, ymm, \vec, 64, \n
+	.endif
 	jmp	4f
 3:	EACH_VEC save, movaps, xmm, \xmm, 16, \n
 4:
 .endm
 
-.macro RESTORE_VECS xmm vec n
+.macro RESTORE_VECS xmm vec n full=1
 	cmpb	$1, pfe__vec_width(%rip)
 	jb	3f
+	.if \full
 	je	1f
 	EACH_VEC restore, vmovdqu64, zmm, \vec, 64, \n
 	EACH_VEC insert, vinserti32x4, zmm, \xmm, 16, \n
 	jmp	4f
 1:	EACH_VEC restore, vmovdqu, ymm, \vec, 64, \n
 	EACH_VEC insert, vinsertf128, ymm, \xmm, 16, \n
+	.else
+	EACH_VEC restore, vmovaps, xmm, \xmm, 16, \n
+	.endif
 	jmp	4f
 3:	EACH_VEC restore, movaps, xmm, \xmm, 16, \n
 4:
@@ -152,17 +160,23 @@
 /* The frame: saved %rbp; below it, 64-aligned, struct pfe_regs (208
  * bytes) at 0(%rsp) and the extended state at 256(%rsp).  ABOVE: the
  * bytes pushed between the key and the saved %rbp (the tail-sled
- * trampoline's r11); %rsi is the key, %rdx the pfe_regs. */
+ * trampoline's r11); VECS: 2 the vector registers at full width, 1 their
+ * xmm alone, 0 none (what a function's arguments use, vector-args).
+ * %rsi is the key, %rdx the pfe_regs. */
 .if PFE_REGS_SIZE > 256
 .error "struct pfe_regs runs into the vector registers at 256(%rsp)"
 .endif
-.macro SAVE above=0
+.macro SAVE above=0 vecs=2
 	push	%rbp
 	.cfi_adjust_cfa_offset 8
 	.cfi_rel_offset %rbp, 0
 	mov	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
+	.if \vecs == 2
 	sub	$768, %rsp
+	.else
+	sub	$256, %rsp
+	.endif
 	and	$-64, %rsp
 	mov	%rdi, PFE_REGS_RDI(%rsp)
 	mov	%rsi, PFE_REGS_RSI(%rsp)
@@ -174,13 +188,17 @@
 	mov	%r10, PFE_REGS_R10(%rsp)
 	lea	16+\above(%rbp), %r11
 	mov	%r11, PFE_REGS_SP(%rsp)
-	SAVE_VECS PFE_REGS_XMM, 256, 8
+	.if \vecs
+	SAVE_VECS PFE_REGS_XMM, 256, 8, \vecs-1
+	.endif
 	mov	8+\above(%rbp), %rsi
 	mov	%rsp, %rdx
 .endm
 
-.macro RESTORE above=0
-	RESTORE_VECS PFE_REGS_XMM, 256, 8
+.macro RESTORE above=0 vecs=2
+	.if \vecs
+	RESTORE_VECS PFE_REGS_XMM, 256, 8, \vecs-1
+	.endif
 	mov	PFE_REGS_RDI(%rsp), %rdi
 	mov	PFE_REGS_RSI(%rsp), %rsi
 	mov	PFE_REGS_RDX(%rsp), %rdx
@@ -195,21 +213,31 @@
 	.cfi_def_cfa %rsp, 8+\above
 .endm
 
-	.globl	pfe__tramp_slot
-	.hidden	pfe__tramp_slot
-	.type	pfe__tramp_slot, @function
-pfe__tramp_slot:
+/* The ops-slot trampolines: pfe__tramp_slot, and for a function whose
+ * arguments use only xmm or no vector register (the plugin's vector-
+ * args) pfe__tramp_slot_low16 and pfe__tramp_slot_no_vectors, which save
+ * that much: the rest is dead at the entry (the ABI has a call clobber
+ * every vector register). */
+.macro SLOT_TRAMP name vecs
+	.globl	\name
+	.hidden	\name
+	.type	\name, @function
+\name:
 	.cfi_startproc
 	.cfi_signal_frame
-	SAVE
+	SAVE vecs=\vecs
 	lea	-5(%rsi), %rdi
 	and	$-8, %rdi
 	mov	-8(%rdi), %rdi
 	call	pfe__dispatch
-	RESTORE
+	RESTORE vecs=\vecs
 	ret
 	.cfi_endproc
-	.size	pfe__tramp_slot, .-pfe__tramp_slot
+	.size	\name, .-\name
+.endm
+	SLOT_TRAMP pfe__tramp_slot, 2
+	SLOT_TRAMP pfe__tramp_slot_low16, 1
+	SLOT_TRAMP pfe__tramp_slot_no_vectors, 0
 
 	.globl	pfe__tramp_lookup
 	.hidden	pfe__tramp_lookup

@@ -2,8 +2,9 @@
 # bench-runtime.sh CC PLUGIN RTDIR: the run-time library against LLVM XRay
 # doing the same work (make bench).  One source, scripts/bench-runtime.c:
 # a program of 100000 small functions (and one leaf called in a loop),
-# built six ways at -O2: CC plain; CC with pfe (fentry-nop + ops-slot)
-# and libpfe, and the same with exit sleds (exits); clang-16 plain;
+# all of one int argument, built six ways at -O2: CC plain; CC with pfe
+# (fentry-nop + ops-slot + vector-args: their entries save no vector
+# register) and libpfe, and the same with exit sleds (exits); clang-16 plain;
 # clang-16 -fxray-instrument (entry and exit sleds); clang-16
 # -fxray-instrument -fxray-instrumentation-bundle=function-entry (entry
 # sleds only).  Each side's entry-only rows run its entry-only build,
@@ -50,6 +51,7 @@ start=$(date +%s)
 # arguments follow the parts').
 gplain="$cc -O2"
 pfe="$cc -O2 -fplugin=$plugin -fplugin-arg-pfe-fentry -fplugin-arg-pfe-fentry-nop -fplugin-arg-pfe-ops-slot"
+pfe="$pfe -fplugin-arg-pfe-vector-args"
 pfe_exits="$pfe -fplugin-arg-pfe-exits"
 cplain="clang-16 -O2"
 xray="clang++-16 -O2 -x c++ -fxray-instrument -fxray-instruction-threshold=1"
@@ -180,7 +182,7 @@ sleds() {
 # (with where and when it was measured): runtime/README.md's figures are
 # that file, written here, not by hand.
 table() {
-	echo "bench-runtime: pfe ($cc, fentry-nop + ops-slot, + exits for entry+exit) against LLVM XRay (clang-16), $rounds runs each, -O2"
+	echo "bench-runtime: pfe ($cc, fentry-nop + ops-slot + vector-args, + exits for entry+exit) against LLVM XRay (clang-16), $rounds runs each, -O2"
 	echo
 	echo "| row | pfe: best (worst) | XRay: best (worst) | pfe / XRay | run by run |"
 	echo "|---|---|---|---|---|"

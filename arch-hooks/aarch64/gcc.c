@@ -131,6 +131,7 @@ static const struct pfe_backend aarch64_arch = {
 	.kcfi_va_list = "St9__va_list",	/* AAPCS64: va_list mangles as std::__va_list */
 	.exit_sled = NULL,
 	.exit_return_kind = NULL,
+	.vector_arg_bytes = NULL,
 };
 
 const struct pfe_backend *pfe_backend_select(const char **why)

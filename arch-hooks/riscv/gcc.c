@@ -96,6 +96,7 @@ static const struct pfe_backend riscv64_arch = {
 	.kcfi_va_list = NULL,
 	.exit_sled = NULL,
 	.exit_return_kind = NULL,
+	.vector_arg_bytes = NULL,
 };
 
 const struct pfe_backend *pfe_backend_select(const char **why)

@@ -177,6 +177,47 @@ static int x86_exit_return_kind(void)
 	       PFE_EXIT_RETURN_X87 : PFE_EXIT_RETURN;
 }
 
+/* vector-args: whether an argument of type T is at most the low 16
+ * bytes of vector registers (xmm): a scalar float (float to __float128,
+ * decimal; long double goes on the stack, counted here all the same), a
+ * complex float or double (one xmm a part), a vector of up to 16 bytes. */
+static bool in_low16(tree t)
+{
+	if (TREE_CODE(t) == COMPLEX_TYPE)
+		return SCALAR_FLOAT_TYPE_P(TREE_TYPE(t)) &&
+		       int_size_in_bytes(TREE_TYPE(t)) <= 8;
+	if (TREE_CODE(t) == VECTOR_TYPE)
+		return int_size_in_bytes(t) > 0 && int_size_in_bytes(t) <= 16;
+	return SCALAR_FLOAT_TYPE_P(t);
+}
+
+/* vector-args: the low bytes of vector registers the current function's
+ * arguments use: none when every parameter is an integer, enum, bool or
+ * pointer (general registers or the stack), 16 when the others are
+ * in_low16; -1 (saved at full width) for anything else (aggregates,
+ * wider vectors), a variadic function (its callers may pass __m256 in
+ * ymm), one without a prototype, an ms_abi one (floats in xmm0-3 by
+ * position; xmm6-15 are its caller's). */
+static int x86_vector_arg_bytes(void)
+{
+	tree decl = current_function_decl, type = TREE_TYPE(decl);
+	int bytes = PFE_VECTOR_ARGS_NONE;
+
+	if (cfun->machine->call_abi != SYSV_ABI || !prototype_p(type) ||
+	    stdarg_p(type))
+		return -1;
+	for (tree arg = DECL_ARGUMENTS(decl); arg; arg = DECL_CHAIN(arg)) {
+		tree t = TREE_TYPE(arg);
+
+		if (INTEGRAL_TYPE_P(t) || POINTER_TYPE_P(t))
+			continue;
+		if (!in_low16(t))
+			return -1;
+		bytes = PFE_VECTOR_ARGS_LOW16;
+	}
+	return bytes;
+}
+
 static const struct pfe_backend x86_64_arch = {
 	.nop = "\tnop\n",
 	.nop_size = 1,
@@ -214,6 +255,7 @@ static const struct pfe_backend x86_64_arch = {
 	/* exits: the 5-byte NOP a call rel32 replaces (libpfe: x86_64). */
 	.exit_sled = "\t.byte\t0x0f, 0x1f, 0x44, 0x00, 0x00\n",
 	.exit_return_kind = x86_exit_return_kind,
+	.vector_arg_bytes = x86_vector_arg_bytes,
 };
 
 static const struct pfe_backend i386_arch = {
@@ -252,6 +294,7 @@ static const struct pfe_backend i386_arch = {
 	.kcfi_va_list = NULL,
 	.exit_sled = NULL,	/* libpfe has no exit sleds for i386 */
 	.exit_return_kind = NULL,
+	.vector_arg_bytes = NULL,
 };
 
 const struct pfe_backend *pfe_backend_select(const char **why)

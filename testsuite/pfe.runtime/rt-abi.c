@@ -14,6 +14,11 @@
  * trampoline that does not restore %rax or x8 hands the function those,
  * and this program fails (a register left as the caller set it by chance
  * would hide the bug).
+ * On x86_64 the handler also sets xmm0-7 to all ones: rt_scale's double
+ * must still arrive.  With the plugin's vector-args (-DPFE_WANT_VECTOR_ARGS)
+ * pfe_info says what the ops slot's trampolines save of the vector
+ * registers: nothing for rt_big (an integer argument), their xmm for
+ * rt_scale (a double), all of them for rt_vsum (variadic).
  * Prints "FAIL: ..." for each failure and "ok" last; exit 1 on a failure.
  * Debugging: PFE_DEBUG=list ./rt-abi.exe; break on rt_vsum and look at
  * $rax (x86_64) or on rt_big and $x8 (aarch64).
@@ -57,7 +62,10 @@ NOINLINE struct big rt_big(long a)
 
 NOINLINE long rt_zero(void) { return 0; }
 
+NOINLINE double rt_scale(double x, int k) { return x * k; }
+
 static double (*volatile p_vsum)(int, ...) = rt_vsum;
+static double (*volatile p_scale)(double, int) = rt_scale;
 static struct big (*volatile p_big)(long) = rt_big;
 static long (*volatile p_zero)(void) = rt_zero;
 
@@ -69,6 +77,12 @@ static void on_entry(struct pfe_call *c)
 	hits++;
 	sink = p_big(-100).v[7];
 	(void)p_zero();
+#if defined(__x86_64__)
+	__asm__ volatile("pcmpeqd %%xmm0, %%xmm0\n\tpcmpeqd %%xmm1, %%xmm1\n\tpcmpeqd %%xmm2, %%xmm2\n\t"
+			 "pcmpeqd %%xmm3, %%xmm3\n\tpcmpeqd %%xmm4, %%xmm4\n\tpcmpeqd %%xmm5, %%xmm5\n\t"
+			 "pcmpeqd %%xmm6, %%xmm6\n\tpcmpeqd %%xmm7, %%xmm7"
+			 ::: "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7");
+#endif
 }
 
 static struct pfe_func *attach(const char *name)
@@ -79,6 +93,22 @@ static struct pfe_func *attach(const char *name)
 	if (f)
 		CHECK(pfe_attach(f, on_entry, NULL, NULL) == 0 && pfe_enable(f) == 0, "%s: attach, enable", name);
 	return f;
+}
+
+/* pfe_info's vector_bytes_saved of F: WANT with vector-args when F goes
+ * through the ops slot, else -1 (all). */
+static void check_vector_saves(const struct pfe_func *f, int want)
+{
+	struct pfe_info info;
+
+	CHECK(pfe_func_info(f, &info) == 0, "pfe_func_info");
+#ifndef PFE_WANT_VECTOR_ARGS
+	want = -1;
+#endif
+	if (info.dispatch != PFE_DISPATCH_SLOT)
+		want = -1;
+	CHECK(info.vector_bytes_saved == want, "%s: vector_bytes_saved %d, want %d", info.name,
+	      info.vector_bytes_saved, want);
 }
 
 /* ROUNDS calls of each function; WANT_HITS handler calls expected. */
@@ -92,6 +122,8 @@ static void run_calls(int rounds, unsigned long want_hits, const char *state)
 		b = p_big(i);
 		for (int k = 0; k < 8; k++)
 			CHECK(b.v[k] == i + k, "%s: rt_big(%d).v[%d] = %ld", state, i, k, b.v[k]);
+		s = p_scale(1.25, i);
+		CHECK(s == 1.25 * i, "%s: rt_scale(1.25, %d) = %g", state, i, s);
 	}
 	CHECK(hits == want_hits, "%s: %lu handler calls, want %lu", state, hits, want_hits);
 }
@@ -101,10 +133,13 @@ int main(void)
 	int rounds = 100;
 
 	run_calls(rounds, 0, "not patched");
-	struct pfe_func *vsum = attach("rt_vsum"), *big = attach("rt_big");
-	if (!vsum || !big)
+	struct pfe_func *vsum = attach("rt_vsum"), *big = attach("rt_big"), *scale = attach("rt_scale");
+	if (!vsum || !big || !scale)
 		return 1;
-	run_calls(rounds, 2ul * (unsigned long)rounds, "patched");
+	check_vector_saves(vsum, -1);
+	check_vector_saves(big, 0);
+	check_vector_saves(scale, 16);
+	run_calls(rounds, 3ul * (unsigned long)rounds, "patched");
 	CHECK(pfe_detach_all() == 0, "detach all");
 	run_calls(rounds, 0, "detached");
 	printf("%s\n", failures ? "FAILED" : "ok");
