@@ -17,14 +17,18 @@
 /* exits: the exit sleds, one record per sled of three pointer-sized words:
  * the sled's address, its function's site (the record of its first NOP,
  * or of its fentry call when it has no NOPs) and the kind below.  A sled
- * is a NOP of the patched call's size right before a return
- * (PFE_EXIT_RETURN; PFE_EXIT_RETURN_X87 where the value comes back on
- * x86's x87 stack, which is empty at any other return) or a sibling call
- * (PFE_EXIT_TAIL). */
+ * is a NOP of the patched call's size right before a sibling call
+ * (PFE_EXIT_TAIL) or a return, whose kind says where the value is:
+ * PFE_EXIT_RETURN anywhere (vector registers at full width included),
+ * PFE_EXIT_RETURN_X87 on x86's x87 stack (which is empty at any other
+ * return), PFE_EXIT_RETURN_GP in no vector register, LOW16 in their low
+ * 16 bytes at most. */
 #define PFE_SECTION_EXITS "__pfe_exit_sleds"
 #define PFE_EXIT_RETURN 0
 #define PFE_EXIT_TAIL 1
 #define PFE_EXIT_RETURN_X87 2
+#define PFE_EXIT_RETURN_GP 3
+#define PFE_EXIT_RETURN_LOW16 4
 /* vector-args: a record per instrumented function whose arguments use at
  * most the low 16 bytes of vector registers, two pointer-sized words: the
  * function's site (as an exit sled's second word) and those bytes:

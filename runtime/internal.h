@@ -69,7 +69,7 @@ struct pfe_sled {
 	uintptr_t at;
 	uintptr_t target;
 	struct pfe_func *func;
-	int kind;			/* PFE_EXIT_RETURN, _TAIL, _RETURN_X87 */
+	int kind;			/* PFE_EXIT_RETURN, _TAIL, _RETURN_X87... */
 };
 
 /* What dispatch reads comes first: in one cache line. */
@@ -171,6 +171,8 @@ HIDDEN void pfe__tramp_lookup(void);
 HIDDEN void pfe__tramp_return(void);
 HIDDEN void pfe__tramp_exit(void);
 HIDDEN void pfe__tramp_exit_x87(void);
+HIDDEN void pfe__tramp_exit_gp(void);
+HIDDEN void pfe__tramp_exit_low16(void);
 HIDDEN void pfe__tramp_exit_tail(void);
 /* An enabled exit sled's trampoline: its function, whose CFA is CFA,
  * returns (R: its return registers), or leaves its frame by a sibling
@@ -414,10 +416,14 @@ HIDDEN void pfe__tramp_slot_no_vectors(void);
 #if PFE_EXIT_SLEDS
 #define PFE_TRAMP_EXIT ((uintptr_t)pfe__tramp_exit)
 #define PFE_TRAMP_EXIT_X87 ((uintptr_t)pfe__tramp_exit_x87)
+#define PFE_TRAMP_EXIT_GP ((uintptr_t)pfe__tramp_exit_gp)
+#define PFE_TRAMP_EXIT_LOW16 ((uintptr_t)pfe__tramp_exit_low16)
 #define PFE_TRAMP_EXIT_TAIL ((uintptr_t)pfe__tramp_exit_tail)
 #else
 #define PFE_TRAMP_EXIT ((uintptr_t)0)
 #define PFE_TRAMP_EXIT_X87 ((uintptr_t)0)
+#define PFE_TRAMP_EXIT_GP ((uintptr_t)0)
+#define PFE_TRAMP_EXIT_LOW16 ((uintptr_t)0)
 #define PFE_TRAMP_EXIT_TAIL ((uintptr_t)0)
 #endif
 

@@ -866,7 +866,7 @@ static uintptr_t near_page(const struct pfe_object *o)
 /* The trampolines, in pfe__place_targets' table. */
 enum {
 	TRAMP_SLOT, TRAMP_SLOT_LOW16, TRAMP_SLOT_NO_VECTORS, TRAMP_SLOT_AFTER_HASH, TRAMP_LOOKUP,
-	TRAMP_EXIT, TRAMP_EXIT_X87, TRAMP_EXIT_TAIL, NTRAMPS
+	TRAMP_EXIT, TRAMP_EXIT_X87, TRAMP_EXIT_GP, TRAMP_EXIT_LOW16, TRAMP_EXIT_TAIL, NTRAMPS
 };
 
 /* F's trampoline: the lookup one, or the slot one for where its slot is
@@ -918,6 +918,10 @@ static unsigned tramp_of_sled(const struct pfe_sled *s)
 		return TRAMP_EXIT_TAIL;
 	case PFE_EXIT_RETURN_X87:
 		return TRAMP_EXIT_X87;
+	case PFE_EXIT_RETURN_GP:
+		return TRAMP_EXIT_GP;
+	case PFE_EXIT_RETURN_LOW16:
+		return TRAMP_EXIT_LOW16;
 	default:
 		return TRAMP_EXIT;
 	}
@@ -939,7 +943,8 @@ int pfe__place_targets(struct pfe_object *o)
 {
 	uintptr_t tramp[NTRAMPS] = { (uintptr_t)pfe__tramp_slot, PFE_TRAMP_SLOT_LOW16, PFE_TRAMP_SLOT_NO_VECTORS,
 				     PFE_TRAMP_SLOT_AFTER_HASH, (uintptr_t)pfe__tramp_lookup, PFE_TRAMP_EXIT,
-				     PFE_TRAMP_EXIT_X87, PFE_TRAMP_EXIT_TAIL };
+				     PFE_TRAMP_EXIT_X87, PFE_TRAMP_EXIT_GP, PFE_TRAMP_EXIT_LOW16,
+				     PFE_TRAMP_EXIT_TAIL };
 	bool need = false;
 	int err;
 

@@ -96,7 +96,8 @@ struct pfe_regs {
 struct pfe_retregs {
 #if defined(__x86_64__)
 	uint64_t rax, rdx;
-	uint64_t xmm[2][2];
+	uint64_t xmm[2][2];	/* not saved when the plugin's exit sled
+				 * knows no vector register holds the value */
 #elif defined(__i386__)
 	uint32_t eax, edx, pad_[2];
 	uint8_t fpu[512];	/* fxsave: st(0) holds a float return value */

@@ -132,23 +132,27 @@
 .if PFE_RETREGS_SIZE > 64
 .error "struct pfe_retregs runs into the vector registers at 64(%rsp)"
 .endif
-.macro SAVE_RETURN_VALUE x87
+.macro SAVE_RETURN_VALUE x87 vecs=2
 	sub	$320, %rsp
 	and	$-64, %rsp
 	mov	%rax, PFE_RETREGS_RAX(%rsp)
 	mov	%rdx, PFE_RETREGS_RDX(%rsp)
-	SAVE_VECS PFE_RETREGS_XMM, 64, 2
+	.if \vecs
+	SAVE_VECS PFE_RETREGS_XMM, 64, 2, \vecs-1
+	.endif
 	.if \x87
 	X87_SAVE
 	.endif
 	mov	%rsp, %rdi
 .endm
 
-.macro RESTORE_RETURN_VALUE x87
+.macro RESTORE_RETURN_VALUE x87 vecs=2
 	.if \x87
 	X87_RESTORE
 	.endif
-	RESTORE_VECS PFE_RETREGS_XMM, 64, 2
+	.if \vecs
+	RESTORE_VECS PFE_RETREGS_XMM, 64, 2, \vecs-1
+	.endif
 	mov	PFE_RETREGS_RAX(%rsp), %rax
 	mov	PFE_RETREGS_RDX(%rsp), %rdx
 	mov	%rbp, %rsp
@@ -296,8 +300,9 @@ pfe__tramp_return:
 	.size	pfe__tramp_return, .-pfe__tramp_return
 
 /* An enabled exit sled (the plugin's exits) calls pfe__tramp_exit right
- * before its function returns (pfe__tramp_exit_x87 when the value is on
- * the x87 stack), pfe__tramp_exit_tail right before it leaves by a
+ * before its function returns (by the sled's kind: pfe__tramp_exit_x87
+ * when the value is on the x87 stack, _gp when no vector register holds
+ * it, _low16 when xmm0-1 at most do), pfe__tramp_exit_tail right before it leaves by a
  * sibling call: (%rsp) is the key (the return or the jump), 8(%rsp) the
  * function's return address, 16(%rsp) its CFA.  With no exit pending on
  * this thread (pfe__nexits 0: entry handlers only) they return at once.
@@ -308,7 +313,7 @@ pfe__tramp_return:
  * there), and calls pfe__exit_tail(regs).  Their unwind information is a
  * signal frame's, as the entry trampolines': the function resumes at the
  * key, its return or jump, whose CFI is the function's there. */
-.macro EXIT_TRAMP name x87
+.macro EXIT_TRAMP name x87 vecs
 	.globl	\name
 	.hidden	\name
 	.type	\name, @function
@@ -324,16 +329,18 @@ pfe__tramp_return:
 	.cfi_rel_offset %rbp, 0
 	mov	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
-	SAVE_RETURN_VALUE \x87
+	SAVE_RETURN_VALUE \x87, \vecs
 	lea	24(%rbp), %rsi
 	call	pfe__exit_sled
-	RESTORE_RETURN_VALUE \x87
+	RESTORE_RETURN_VALUE \x87, \vecs
 	ret
 	.cfi_endproc
 	.size	\name, .-\name
 .endm
-	EXIT_TRAMP pfe__tramp_exit, 0
-	EXIT_TRAMP pfe__tramp_exit_x87, 1
+	EXIT_TRAMP pfe__tramp_exit, 0, 2
+	EXIT_TRAMP pfe__tramp_exit_x87, 1, 2
+	EXIT_TRAMP pfe__tramp_exit_gp, 0, 0
+	EXIT_TRAMP pfe__tramp_exit_low16, 0, 1
 
 	.globl	pfe__tramp_exit_tail
 	.hidden	pfe__tramp_exit_tail

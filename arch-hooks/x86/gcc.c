@@ -149,32 +149,49 @@ static unsigned int x86_kcfi_align_log2(void)
 
 static const char *const x86_kcfi_clobbers[] = { "r10", "cc", NULL };
 
-/* exits: PFE_EXIT_RETURN_X87 when the function's value comes back on the
- * x87 stack (long double, complex long double, a struct of one): libpfe's
- * trampoline keeps st(0) and st(1) then, and only then (the stack is
- * empty at any other return, by the ABI). */
-static bool x87_value(rtx r)
+/* Whether REG is on the x87 stack (X87), else whether it is an SSE
+ * register. */
+static bool reg_in(rtx reg, bool x87)
+{
+	return x87 ? STACK_REG_P(reg) : SSE_REG_P(reg);
+}
+
+/* Whether a part of the return value R is in such a register. */
+static bool value_in(rtx r, bool x87)
 {
 	if (r && GET_CODE(r) == PARALLEL) {
 		for (int i = 0; i < XVECLEN(r, 0); i++) {
 			rtx e = XVECEXP(r, 0, i);
 
-			if (GET_CODE(e) == EXPR_LIST && STACK_REG_P(XEXP(e, 0)))
+			if (GET_CODE(e) == EXPR_LIST && reg_in(XEXP(e, 0), x87))
 				return true;
 		}
 		return false;
 	}
-	return r && STACK_REG_P(r);
+	return r && reg_in(r, x87);
 }
 
+/* exits: what a return sled's trampoline keeps of the current function's
+ * value.  PFE_EXIT_RETURN_X87 when it comes back on the x87 stack (long
+ * double, complex long double, a struct of one): st(0) and st(1) then,
+ * and only then (the stack is empty at any other return, by the ABI).
+ * Else PFE_EXIT_RETURN_GP when no part of it is in an SSE register (no
+ * value, general registers, memory: rax its address), LOW16 when it fits
+ * their low 16 bytes, PFE_EXIT_RETURN (full width) when it does not (a
+ * 32- or 64-byte vector in ymm0 or zmm0). */
 static int x86_exit_return_kind(void)
 {
 	tree decl = current_function_decl, result = DECL_RESULT(decl);
+	rtx r;
 
 	if (!result || VOID_TYPE_P(TREE_TYPE(result)) || aggregate_value_p(result, decl))
-		return PFE_EXIT_RETURN;
-	return x87_value(targetm.calls.function_value(TREE_TYPE(result), decl, true)) ?
-	       PFE_EXIT_RETURN_X87 : PFE_EXIT_RETURN;
+		return PFE_EXIT_RETURN_GP;
+	r = targetm.calls.function_value(TREE_TYPE(result), decl, true);
+	if (value_in(r, true))
+		return PFE_EXIT_RETURN_X87;
+	if (!value_in(r, false))
+		return PFE_EXIT_RETURN_GP;
+	return int_size_in_bytes(TREE_TYPE(result)) <= 16 ? PFE_EXIT_RETURN_LOW16 : PFE_EXIT_RETURN;
 }
 
 /* vector-args: whether an argument of type T is at most the low 16
