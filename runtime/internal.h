@@ -293,10 +293,11 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *   PFE_CODE_SPANS       1: /proc/self/mem writes may cover the bytes
  *                        between a phase's edits (rewritten as they are:
  *                        x86 fetches bytes; no instruction can tear)
- *   PFE_FLUSH_PER_PHASE  1: one cache flush covers a phase (riscv: the
+ *   PFE_FLUSH            the cache maintenance after a phase's writes:
+ *                        PFE_FLUSH_PHASE one flush covers it (riscv: the
  *                        flush_icache call is of every hart's whole
- *                        icache); 0: one per edit (aarch64: DC/IC of its
- *                        lines; x86: none needed, the calls are empty)
+ *                        icache); _EACH one per edit (aarch64: DC/IC of
+ *                        its lines); _NONE (x86: the i-cache is coherent)
  *   PFE_EXIT_SLEDS       1: the trampolines of exit sleds exist (x86_64);
  *                        0: exit handlers divert the return address
  *   PFE_SLOT_VEC_SAVES   1: pfe__tramp_slot_low16 and _no_vectors exist,
@@ -308,6 +309,9 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *                        pfe_layout_slot_hash_gap); 0: x86, whose hash is
  *                        code (the plugin refuses the layout)
  */
+#define PFE_FLUSH_NONE 0
+#define PFE_FLUSH_EACH 1
+#define PFE_FLUSH_PHASE 2
 #if defined(__x86_64__)
 #define PFE_SLOT_BIAS 5
 #define PFE_NARG_REGS 6
@@ -326,7 +330,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 8)
 #define PFE_PROC_MEM_WRITES 1
 #define PFE_CODE_SPANS 1
-#define PFE_FLUSH_PER_PHASE 0
+#define PFE_FLUSH PFE_FLUSH_NONE
 #define PFE_SLOT_AFTER_HASH 0
 #define PFE_EXIT_SLEDS 1
 #define PFE_SLOT_VEC_SAVES 1
@@ -348,7 +352,7 @@ static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 4)
 #define PFE_PROC_MEM_WRITES 1
 #define PFE_CODE_SPANS 1
-#define PFE_FLUSH_PER_PHASE 0
+#define PFE_FLUSH PFE_FLUSH_NONE
 #define PFE_SLOT_AFTER_HASH 0
 #define PFE_EXIT_SLEDS 0
 #define PFE_SLOT_VEC_SAVES 0
@@ -368,7 +372,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RA_SEARCH_LO(cfa, inner) (inner)
 #define PFE_PROC_MEM_WRITES 1
 #define PFE_CODE_SPANS 0
-#define PFE_FLUSH_PER_PHASE 0
+#define PFE_FLUSH PFE_FLUSH_EACH
 #define PFE_SLOT_AFTER_HASH 1
 #define PFE_EXIT_SLEDS 0
 #define PFE_SLOT_VEC_SAVES 0
@@ -388,7 +392,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RA_SEARCH_LO(cfa, inner) (inner)
 #define PFE_PROC_MEM_WRITES 0
 #define PFE_CODE_SPANS 0
-#define PFE_FLUSH_PER_PHASE 1
+#define PFE_FLUSH PFE_FLUSH_PHASE
 #define PFE_SLOT_AFTER_HASH 1
 #define PFE_EXIT_SLEDS 0
 #define PFE_SLOT_VEC_SAVES 0

@@ -309,15 +309,14 @@ static void flush(uintptr_t lo, uintptr_t hi)
 }
 
 /* The cache maintenance of the edits E[0..n) (sorted): riscv's flush is
- * of every hart's whole cache, once; aarch64's of the lines edited. */
+ * of every hart's whole cache, once; aarch64's of the lines edited; x86
+ * needs none (a call per edit, empty, and its count cost 3 ms a batch of
+ * 100000 functions). */
 static void flush_edits(const struct edit *e, size_t n)
 {
-	if (PFE_FLUSH_PER_PHASE) {
-		if (n)
-			flush(e[0].at, e[n - 1].at + e[n - 1].len);
-		return;
-	}
-	for (size_t i = 0; i < n; i++)
+	if (PFE_FLUSH == PFE_FLUSH_PHASE && n)
+		flush(e[0].at, e[n - 1].at + e[n - 1].len);
+	for (size_t i = 0; PFE_FLUSH == PFE_FLUSH_EACH && i < n; i++)
 		flush(e[i].at, e[i].at + e[i].len);
 }
 
@@ -660,19 +659,12 @@ static size_t toggled_sites(struct pfe_func *const *fs, size_t n, bool enable)
 	return m;
 }
 
-/* The edits of F's site J's toggled instruction, enabled or not: all of
- * it (PART -1), or on x86 (int3 protocol) PART 0 its first byte as int3,
- * 1 the rest, 2 the first byte. */
-static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, int part, struct edit *e)
+/* PART of a site's toggled instruction WHOLE: all of it (PART -1), or on
+ * x86 (int3 protocol) PART 0 its first byte as int3, 1 the rest, 2 the
+ * first byte. */
+static void part_of(const struct edit *whole, int part, struct edit *e)
 {
-	uint8_t seq[PFE_ENC_MAX_BYTES];
-	struct site s = site_of(f, j);
-	const struct pfe_enc_patch *p = s.patch;
-
-	p->put(seq, s.at, s.target, enable);
-	e->at = s.at + p->toggle_off;
-	e->len = p->toggle_len;
-	memcpy(e->bytes, seq + p->toggle_off, p->toggle_len);
+	*e = *whole;
 	if (part == 0) {
 		e->len = 1;
 		e->bytes[0] = pfe__arch->trap_byte;
@@ -685,19 +677,52 @@ static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, int par
 	}
 }
 
-/* The edits of PART of the batch into E (sorted); how many.  x86: each
- * slot in the first phase, just before its site (in address order). */
-static size_t part_edits(struct pfe_func *const *fs, size_t n, bool enable, int part, struct edit *e)
+/* The edit of PART of F's site J's toggled instruction, enabled or not. */
+static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, int part, struct edit *e)
 {
-	size_t k = 0;
+	uint8_t seq[PFE_ENC_MAX_BYTES];
+	struct site s = site_of(f, j);
+	const struct pfe_enc_patch *p = s.patch;
+	struct edit whole = { .at = s.at + p->toggle_off, .len = p->toggle_len };
 
-	for (size_t i = 0; i < n; i++) {
-		if (enable && part == 0)
-			k += slot_edit(fs[i], &e[k]);
+	p->put(seq, s.at, s.target, enable);
+	memcpy(whole.bytes, seq + p->toggle_off, p->toggle_len);
+	part_of(&whole, part, e);
+}
+
+/* A batch's edits, computed once from its functions (reading 100000
+ * functions' structures again in each phase was most of a batch's time):
+ * the slots it writes (when enabling) and the toggled instruction of each
+ * site, whole, as the batch leaves it, each sorted.  A phase writes the
+ * slots or a part of each site's, from E. */
+struct batch {
+	struct edit *slots, *whole, *e;
+	size_t nslots, nwhole;
+};
+
+/* B's whole edits of the sites of FS[0..n) the batch toggles. */
+static void whole_edits(struct pfe_func *const *fs, size_t n, bool enable, struct batch *b)
+{
+	b->nwhole = 0;
+	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; toggles(fs[i], enable) && j < sites_of(fs[i]); j++)
-			toggle_edit(fs[i], j, enable, part, &e[k++]);
+			toggle_edit(fs[i], j, enable, -1, &b->whole[b->nwhole++]);
+	sort_edits(b->whole, b->nwhole);
+}
+
+/* The edits of PART of the batch into B->e, sorted (with the slots
+ * WITH_SLOTS: x86's first phase); how many. */
+static size_t part_edits(const struct batch *b, int part, bool with_slots)
+{
+	size_t k = 0, s = 0, ns = with_slots ? b->nslots : 0;
+
+	for (size_t w = 0; w < b->nwhole; w++) {
+		while (s < ns && b->slots[s].at < b->whole[w].at)
+			b->e[k++] = b->slots[s++];
+		part_of(&b->whole[w], part, &b->e[k++]);
 	}
-	sort_edits(e, k);
+	while (s < ns)
+		b->e[k++] = b->slots[s++];
 	return k;
 }
 
@@ -717,27 +742,20 @@ static bool trap_sites_room(size_t n)
 	return true;
 }
 
-/* The sites of FS[0..n) the batch rewrites, for on_trap, before any int3
- * is written: put in place (and sorted) while trap_gen is odd. */
-static int publish_trap_sites(struct pfe_func *const *fs, size_t n, bool enable)
+/* The sites the batch rewrites, WHOLE[0..m), for on_trap, before any
+ * int3 is written: put in place (and sorted) while trap_gen is odd. */
+static int publish_trap_sites(const struct edit *whole, size_t m)
 {
 	struct edit *sites;
-	size_t m = 0;
 	bool ok;
 
 	atomic_fetch_add(&trap_gen, 1);
 	atomic_store(&trap_nsites, 0);
-	ok = trap_sites_room(toggled_sites(fs, n, enable));
+	ok = trap_sites_room(m);
 	if (ok) {
 		sites = atomic_load(&trap_sites);
-		for (size_t i = 0; i < n; i++) {
-			for (size_t j = 0; toggles(fs[i], enable) && j < sites_of(fs[i]); j++) {
-				struct site s = site_of(fs[i], j);
-
-				sites[m++] = (struct edit){ .at = s.at + s.patch->toggle_off,
-							    .len = s.patch->toggle_len };
-			}
-		}
+		for (size_t k = 0; k < m; k++)
+			sites[k] = (struct edit){ .at = whole[k].at, .len = whole[k].len };
 		sort_edits(sites, m);
 		atomic_store(&trap_nsites, m);
 	}
@@ -748,14 +766,14 @@ static int publish_trap_sites(struct pfe_func *const *fs, size_t n, bool enable)
 /* x86: what must hold before an int3 is written: no thread blocks
  * SIGTRAP (checked now: one that blocks it later is killed at an int3 of
  * this batch), on_trap is the handler, the sites are published. */
-static int trap_ready(struct pfe_func *const *fs, size_t n, bool enable)
+static int trap_ready(const struct edit *whole, size_t m)
 {
 	int err;
 
 	if (a_thread_blocks_sigtrap())
 		return PFE_ESIGNAL;
 	err = own_sigtrap();
-	return err ? err : publish_trap_sites(fs, n, enable);
+	return err ? err : publish_trap_sites(whole, m);
 }
 
 /* The parts of a batch (toggle_edit's): x86 the int3 protocol's three
@@ -780,51 +798,55 @@ static void undo(const struct writer *w, struct pfe_func *const *fs, size_t n, b
 	}
 }
 
-/* The phases of a batch into E (room for N slots and the sites toggled):
- * elsewhere than x86 the slots first (when enabling, if any needs
- * writing), then the parts; undone if one fails. */
+/* The phases of batch B of FS[0..n): elsewhere than x86 the slots first
+ * (if any needs writing), then the parts, x86's first with the slots;
+ * undone if one fails. */
 static int toggle_phases(const struct writer *w, struct pfe_func *const *fs, size_t n, bool enable,
-			 struct edit *e)
+			 const struct batch *b)
 {
 	const int *parts = pfe__arch->trap_byte ? x86_parts : one_part;
-	size_t nparts = pfe__arch->trap_byte ? 3 : 1, i, k;
+	size_t nparts = pfe__arch->trap_byte ? 3 : 1, i;
 	int err = 0;
 
-	if (!pfe__arch->trap_byte && enable && (k = slot_edits(fs, n, false, e)) != 0)
-		err = write_phase(w, e, k);
+	if (!pfe__arch->trap_byte && b->nslots)
+		err = write_phase(w, b->slots, b->nslots);
 	for (i = 0; i < nparts && !err; i++)
-		err = write_phase(w, e, part_edits(fs, n, enable, parts[i], e));
+		err = write_phase(w, b->e, part_edits(b, parts[i], pfe__arch->trap_byte && parts[i] == 0));
 	if (err)
-		undo(w, fs, n, enable, parts, i, e);
+		undo(w, fs, n, enable, parts, i, b->e);
 	return err;
 }
 
 int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 {
-	struct edit *e;
+	struct batch b;
 	struct writer w;
 	size_t m = toggled_sites(fs, n, enable);
 	int err;
 
 	if (!m)
 		return 0;
-	err = pfe__arch->trap_byte ? trap_ready(fs, n, enable) : 0;
-	if (err)
-		return err;
-	/* A slot and the sites of each function at most.  Not zeroed: only
-	 * what the phases write is read. */
-	if (!(e = reallocarray(NULL, n + m + 1, sizeof *e)))
+	/* A phase's edits (a slot and the sites of each function at most),
+	 * the whole ones, the slots.  Not zeroed: only what is written is
+	 * read. */
+	if (!(b.e = reallocarray(NULL, 2 * n + 2 * m + 2, sizeof *b.e)))
 		return PFE_ENOMEM;
-	err = open_writer(&w, fs[0]->obj->prot);
+	b.whole = b.e + n + m + 1;
+	b.slots = b.whole + m;
+	whole_edits(fs, n, enable, &b);
+	b.nslots = enable ? slot_edits(fs, n, false, b.slots) : 0;
+	err = pfe__arch->trap_byte ? trap_ready(b.whole, b.nwhole) : 0;
+	if (!err)
+		err = open_writer(&w, fs[0]->obj->prot);
 	if (!err) {
 		PFE_COUNT(batches, 1);
-		err = toggle_phases(&w, fs, n, enable, e);
+		err = toggle_phases(&w, fs, n, enable, &b);
 		close_writer(&w);
 	}
 	for (size_t i = 0; i < n && !err; i++)
 		if (fs[i]->patch && !atomic_load(&object_of(fs[i])->dead))
 			fs[i]->enabled = enable;
-	free(e);
+	free(b.e);
 	return err;
 }
 
