@@ -313,6 +313,13 @@ pfe__tramp_return:
  * there), and calls pfe__exit_tail(regs).  Their unwind information is a
  * signal frame's, as the entry trampolines': the function resumes at the
  * key, its return or jump, whose CFI is the function's there. */
+/* The flags say whether this thread has an exit pending (ZF clear) or
+ * none (pfe__nexits 0).  Clobbers r11. */
+.macro TEST_EXITS_PENDING
+	mov	pfe__nexits@gottpoff(%rip), %r11
+	cmpl	$0, %fs:(%r11)
+.endm
+
 .macro EXIT_TRAMP name x87 vecs
 	.globl	\name
 	.hidden	\name
@@ -320,8 +327,7 @@ pfe__tramp_return:
 \name:
 	.cfi_startproc
 	.cfi_signal_frame
-	mov	pfe__nexits@gottpoff(%rip), %r11
-	cmpl	$0, %fs:(%r11)
+	TEST_EXITS_PENDING
 	jne	9f
 	ret
 9:	push	%rbp
@@ -350,8 +356,7 @@ pfe__tramp_exit_tail:
 	.cfi_signal_frame
 	push	%r11
 	.cfi_adjust_cfa_offset 8
-	mov	pfe__nexits@gottpoff(%rip), %r11
-	cmpl	$0, %fs:(%r11)
+	TEST_EXITS_PENDING
 	je	9f
 	SAVE 8
 	mov	%rsp, %rdi
