@@ -691,7 +691,8 @@ static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, int par
 }
 
 /* A batch's edits, computed once from its functions (reading 100000
- * functions' structures again in each phase was most of a batch's time):
+ * functions' structures again in each phase was a third of a batch's
+ * time):
  * the slots it writes (when enabling) and the toggled instruction of each
  * site, whole, as the batch leaves it, each sorted.  A phase writes the
  * slots or a part of each site's, from E. */
