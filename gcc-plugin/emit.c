@@ -81,6 +81,16 @@ static void push_record_section(FILE *out, const struct pfe_plan *plan,
 		fprintf(out, ",%s,comdat", IDENTIFIER_POINTER(group));
 }
 
+/* The N pointer-sized WORDS of the record push_record_section began,
+ * then the end of its section. */
+static void put_record_words(FILE *out, const char *const *words, size_t n)
+{
+	fprintf(out, "\n\t.p2align\t%u\n", pfe_backend->pointer_log2);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s%s\n", pfe_backend->pointer_op, words[i]);
+	fputs("\t.popsection", out);
+}
+
 /* A record in SECTION of LABEL: LABEL's address, or with REL32 its
  * distance from the record (the link resolves it: the section needs no
  * writing at load). */
@@ -89,11 +99,11 @@ static void put_record(FILE *out, const struct pfe_plan *plan,
 {
 	push_record_section(out, plan, section, label, !rel32);
 	if (rel32)
-		fprintf(out, "\n\t.p2align\t2\n\t.4byte\t%s - .\n\t.popsection\n",
+		fprintf(out, "\n\t.p2align\t2\n\t.4byte\t%s - .\n\t.popsection",
 			label);
 	else
-		fprintf(out, "\n\t.p2align\t%u\n%s%s\n\t.popsection\n",
-			pfe_backend->pointer_log2, pfe_backend->pointer_op, label);
+		put_record_words(out, &label, 1);
+	fputc('\n', out);
 }
 
 /* The label of the function's site, what libpfe's records name it by:
@@ -110,19 +120,20 @@ static void site_label(const struct pfe_plan *plan, char *label, size_t size)
  * cfun is not the function's (nothing to tell). */
 static void put_vector_args_record(FILE *out, const struct pfe_plan *plan)
 {
-	char label[32];
-	int bytes;
+	char label[32], bytes[16];
+	const char *words[] = { label, bytes };
+	int n;
 
 	if (!plan->vector_args || !cfun || cfun->decl != plan->decl)
 		return;
-	bytes = pfe_backend->vector_arg_bytes();
-	if (bytes != PFE_VECTOR_ARGS_NONE && bytes != PFE_VECTOR_ARGS_LOW16)
+	n = pfe_backend->vector_arg_bytes();
+	if (n != PFE_VECTOR_ARGS_NONE && n != PFE_VECTOR_ARGS_LOW16)
 		return;
 	site_label(plan, label, sizeof(label));
+	snprintf(bytes, sizeof(bytes), "%d", n);
 	push_record_section(out, plan, PFE_SECTION_VECTOR_ARGS, label, true);
-	fprintf(out, "\n\t.p2align\t%u\n%s%s\n%s%d\n\t.popsection\n",
-		pfe_backend->pointer_log2, pfe_backend->pointer_op, label,
-		pfe_backend->pointer_op, bytes);
+	put_record_words(out, words, 2);
+	fputc('\n', out);
 }
 
 /* The record of the NOP area and its label, .LPFE<n>, at the first NOP. */
@@ -361,7 +372,8 @@ static unsigned int next_sled_no;
 static void insert_exit_sled(const struct pfe_plan *plan, pfe_insn before,
 			     int kind)
 {
-	char label[32], site[32], *text = NULL;
+	char label[32], site[32], kind_word[16], *text = NULL;
+	const char *words[] = { label, site, kind_word };
 	size_t len = 0;
 	FILE *out = open_memstream(&text, &len);
 	/* final prints an asm's file and line, and reads its file name
@@ -372,11 +384,10 @@ static void insert_exit_sled(const struct pfe_plan *plan, pfe_insn before,
 		pfe_fatal("pfe: %qD: out of memory", plan->decl);
 	snprintf(label, sizeof(label), ".LPFX%u", next_sled_no++);
 	site_label(plan, site, sizeof(site));
+	snprintf(kind_word, sizeof(kind_word), "%d", kind);
 	fprintf(out, "%s:\n%s", label, pfe_backend->exit_sled);
 	push_record_section(out, plan, PFE_SECTION_EXITS, label, true);
-	fprintf(out, "\n\t.p2align\t%u\n%s%s\n%s%s\n%s%d\n\t.popsection",
-		pfe_backend->pointer_log2, pfe_backend->pointer_op, label,
-		pfe_backend->pointer_op, site, pfe_backend->pointer_op, kind);
+	put_record_words(out, words, 3);
 	fclose(out);
 	if (loc == UNKNOWN_LOCATION)
 		loc = BUILTINS_LOCATION;

@@ -43,12 +43,14 @@ static struct plugin_info pfe_info = {
 	.help = "patchable function entries on any GCC; -fplugin-arg-pfe-help",
 };
 
-/* A key with a usage takes a value ("=NAME"), or may ("[=SYM]"). */
+/* A key with a usage takes a value ("=NAME"), or may ("[=SYM]"); one
+ * with a FLAG takes none and sets it. */
 struct pfe_key {
 	const char *name;
 	const char *usage;
 	const char *help;
 	bool (*parse)(const char *arg, const char *value);
+	bool *flag;
 };
 
 static bool value_optional(const struct pfe_key *key)
@@ -205,30 +207,6 @@ static bool parse_fentry(const char *arg, const char *value)
 	return !value || parse_name(arg, value, &pfe_opts.fentry);
 }
 
-static bool parse_fentry_nop(const char *arg, const char *value)
-{
-	(void)arg;
-	(void)value;
-	pfe_opts.fentry_nop = true;
-	return true;
-}
-
-static bool parse_exits(const char *arg, const char *value)
-{
-	(void)arg;
-	(void)value;
-	pfe_opts.exits = true;
-	return true;
-}
-
-static bool parse_vector_args(const char *arg, const char *value)
-{
-	(void)arg;
-	(void)value;
-	pfe_opts.vector_args = true;
-	return true;
-}
-
 static bool parse_call_section(const char *arg, const char *value)
 {
 	return parse_name(arg, value, &pfe_opts.call_section);
@@ -273,22 +251,6 @@ static bool parse_cfi_layout(const char *arg, const char *value)
 	return true;
 }
 
-static bool parse_cfi_arity(const char *arg, const char *value)
-{
-	(void)arg;
-	(void)value;
-	pfe_opts.cfi_arity = true;
-	return true;
-}
-
-static bool parse_cfi_normalize_integers(const char *arg, const char *value)
-{
-	(void)arg;
-	(void)value;
-	pfe_opts.cfi_normalize_integers = true;
-	return true;
-}
-
 /* N: the alignment, rounded up to a power of two, as GCC 14's
  * -fmin-function-alignment=N. */
 static bool parse_min_function_alignment(const char *arg, const char *value)
@@ -308,58 +270,58 @@ static bool print_help(const char *arg, const char *value);
 
 static const struct pfe_key pfe_keys[] = {
 	{ "entry", "M[,N]", "pad every function with M NOPs, N before its "
-	  "label (like -fpatchable-function-entry=M,N)", parse_entry },
+	  "label (like -fpatchable-function-entry=M,N)", parse_entry, NULL },
 	{ "patchable-function-entry", "M[,N[,SECTION]]", "entry=M[,N] (and section=) as "
 	  "pfe-cc passes -fpatchable-function-entry=M[,N[,SECTION]], with "
 	  "GCC's error message",
-	  parse_native_option },
+	  parse_native_option, NULL },
 	{ "section", "NAME", "record section (default " PFE_SECTION_ENTRIES
-	  ", with record=rel32 " PFE_SECTION_ENTRIES_REL32 ")", parse_section },
+	  ", with record=rel32 " PFE_SECTION_ENTRIES_REL32 ")", parse_section, NULL },
 	{ "record", "abs|rel32", "what an entry record holds: the first NOP's "
 	  "address (abs, the default, as GCC), or its 32-bit distance from "
-	  "the record (rel32: 4 bytes, no run-time relocation)", parse_record },
+	  "the record (rel32: 4 bytes, no run-time relocation)", parse_record, NULL },
 	{ "fentry", "[=SYM]", "every instrumented function calls SYM (default "
 	  PFE_FENTRY_SYMBOL ") first, after its landing pad and NOPs; "
-	  "without entry=, every function but (0,0) ones", parse_fentry },
+	  "without entry=, every function but (0,0) ones", parse_fentry, NULL },
 	{ "fentry-nop", NULL, "the fentry call as NOPs of its size (as "
-	  "-mnop-mcount)", parse_fentry_nop },
+	  "-mnop-mcount)", NULL, &pfe_opts.fentry_nop },
 	{ "record-section", "NAME", "section of the fentry call-site records "
-	  "(default " PFE_SECTION_CALLS ")", parse_call_section },
+	  "(default " PFE_SECTION_CALLS ")", parse_call_section, NULL },
 	{ "ops-slot", "[=SYM]", "an 8-byte, 8-aligned slot right before each "
 	  "instrumented entry, holding SYM's address (0 without SYM; the N "
-	  "NOPs when they are 8 bytes)", parse_ops_slot },
+	  "NOPs when they are 8 bytes)", parse_ops_slot, NULL },
 	{ "clobbers", "abi|scratch", "what callers assume a padded function "
 	  "clobbers: every call-clobbered register (abi, the default), or "
 	  "only the target's patch scratch registers (scratch: the "
-	  "trampoline saves all others)", parse_clobbers },
+	  "trampoline saves all others)", parse_clobbers, NULL },
 	{ "cfi", "kcfi", "Clang's kCFI: each function that may be called "
 	  "indirectly carries its type hash before its entry, each indirect "
-	  "call checks it (C; x86_64, aarch64, riscv64)", parse_cfi },
+	  "call checks it (C; x86_64, aarch64, riscv64)", parse_cfi, NULL },
 	{ "cfi-layout", "clang|fixed", "where the hash goes: before the NOPs "
 	  "before the entry (clang, the default, as Clang 16), or right before "
 	  "the entry (fixed: the same offset whatever the NOPs)",
-	  parse_cfi_layout },
+	  parse_cfi_layout, NULL },
 	{ "cfi-arity", NULL, "with cfi=kcfi, the hash's mov names how many "
 	  "integer registers bring the function its arguments (x86_64; Clang "
-	  "21's -fsanitize-kcfi-arity)", parse_cfi_arity },
+	  "21's -fsanitize-kcfi-arity)", NULL, &pfe_opts.cfi_arity },
 	{ "cfi-normalize-integers", NULL, "with cfi=kcfi, integer types hash "
 	  "by size and signedness only, as Clang's -fsanitize-cfi-icall-"
 	  "experimental-normalize-integers (the kernel's with Rust)",
-	  parse_cfi_normalize_integers },
+	  NULL, &pfe_opts.cfi_normalize_integers },
 	{ "min-function-alignment", "N", "every function starts N-aligned "
 	  "(a power of two), cold ones too, which -falign-functions leaves "
 	  "out (GCC 14's -fmin-function-alignment=N, on every GCC)",
-	  parse_min_function_alignment },
+	  parse_min_function_alignment, NULL },
 	{ "exits", NULL, "an exit sled, a NOP of a call's size, before each "
 	  "return and sibling call of every instrumented function, recorded "
 	  "in " PFE_SECTION_EXITS " (x86_64: libpfe's exit handlers)",
-	  parse_exits },
+	  NULL, &pfe_opts.exits },
 	{ "vector-args", NULL, "a record in " PFE_SECTION_VECTOR_ARGS
 	  " of each instrumented function whose arguments use no vector "
 	  "register or only their low 16 bytes (x86_64: libpfe's entry "
 	  "trampoline saves that much of them, not the full width)",
-	  parse_vector_args },
-	{ "help", NULL, "print this list", print_help },
+	  NULL, &pfe_opts.vector_args },
+	{ "help", NULL, "print this list", print_help, NULL },
 };
 
 static bool print_help(const char *arg, const char *value)
@@ -413,6 +375,8 @@ static bool parse_arguments(const struct plugin_name_args *info)
 			error("pfe: %<-fplugin-arg-pfe-%s%> takes no value",
 			      a->key);
 			ok = false;
+		} else if (key->flag) {
+			*key->flag = true;
 		} else if (!key->parse(a->key, a->value)) {
 			ok = false;
 		}
