@@ -29,6 +29,9 @@
 #define PFE_EXIT_RETURN_X87 2
 #define PFE_EXIT_RETURN_GP 3
 #define PFE_EXIT_RETURN_LOW16 4
+/* The targets whose arch-hooks have an exit sled (gcc.c's exit_sled) and
+ * libpfe its trampolines: the plugin's error elsewhere names them. */
+#define PFE_EXITS_TARGETS "x86_64"
 /* vector-args: a record per instrumented function whose arguments use at
  * most the low 16 bytes of vector registers, two pointer-sized words: the
  * function's site (as an exit sled's second word) and those bytes:
@@ -39,6 +42,8 @@
 #define PFE_SECTION_VECTOR_ARGS "__pfe_vector_args"
 #define PFE_VECTOR_ARGS_NONE 0
 #define PFE_VECTOR_ARGS_LOW16 16
+/* ... and those with vector_arg_bytes and the trampolines that use it. */
+#define PFE_VECTOR_ARGS_TARGETS "x86_64"
 /* The call-site records of the fentry call (x86's -mrecord-mcount). */
 #define PFE_SECTION_CALLS "__mcount_loc"
 /* What the fentry call calls unless told otherwise (GCC's -mfentry). */

@@ -388,12 +388,14 @@ static bool parse_arguments(const struct plugin_name_args *info)
  * against GCC's options and the target: each bad pair is a fatal error
  * naming both sides. */
 /* An option of GIVEN that only libpfe's trampolines use, where the
- * backend has no SUPPORTED hook for it: refused (x86_64 has them all). */
-static void refuse_for_target(bool given, bool supported, const char *name)
+ * backend has no SUPPORTED hook for it: refused, naming the targets
+ * WHERE it is (names.h). */
+static void refuse_for_target(bool given, bool supported, const char *name,
+			      const char *where)
 {
 	if (given && !supported)
 		pfe_fatal("pfe: %<-fplugin-arg-pfe-%s%> is not supported for "
-			  "this target (only for %s)", name, "x86_64");
+			  "this target (only for %s)", name, where);
 }
 
 static void check_entry_modes(void)
@@ -424,9 +426,11 @@ static void check_entry_modes(void)
 			  "%<-fpic%>/%<-fpie%>: an address in code needs a text "
 			  "relocation; fill the slot at run time "
 			  "(%<-fplugin-arg-pfe-ops-slot%>)", pfe_opts.ops_slot_value);
-	refuse_for_target(pfe_opts.exits, pfe_backend->exit_sled != NULL, "exits");
+	refuse_for_target(pfe_opts.exits, pfe_backend->exit_sled != NULL,
+			  "exits", PFE_EXITS_TARGETS);
 	refuse_for_target(pfe_opts.vector_args,
-			  pfe_backend->vector_arg_bytes != NULL, "vector-args");
+			  pfe_backend->vector_arg_bytes != NULL, "vector-args",
+			  PFE_VECTOR_ARGS_TARGETS);
 	pfe_kcfi_check_options();
 	if (pfe_opts.has_entry && pfe_opts.entry_size &&
 	    (why = pfe_layout_refused(pfe_opts.entry_pre,

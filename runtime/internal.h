@@ -153,6 +153,9 @@ HIDDEN int pfe__patch_init(bool traps);
 HIDDEN int pfe__membarrier(void);
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
+/* The trampoline an exit sled of KIND calls (patch.c's table), or -1 for
+ * a kind libpfe does not know. */
+HIDDEN int pfe__sled_tramp(int kind);
 /* Whether P's disabled form (for some target, where it names one) is at
  * AT already. */
 HIDDEN bool pfe__disabled_at(const struct pfe_enc_patch *p, uintptr_t at);

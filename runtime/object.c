@@ -534,9 +534,7 @@ static bool sled_usable(const struct pfe_object *o, const struct pfe_sled *s)
 	const struct pfe_enc_patch *p = pfe__arch->exit_sled;
 
 	return s->func && s->func->patch && s->at >= o->lo && s->at <= o->hi - p->len &&
-	       pfe__disabled_at(p, s->at) &&
-	       (s->kind == PFE_EXIT_RETURN || s->kind == PFE_EXIT_TAIL || s->kind == PFE_EXIT_RETURN_X87 ||
-		s->kind == PFE_EXIT_RETURN_GP || s->kind == PFE_EXIT_RETURN_LOW16);
+	       pfe__disabled_at(p, s->at) && pfe__sled_tramp(s->kind) >= 0;
 }
 
 static int by_func_then_at(const void *a, const void *b)

@@ -933,10 +933,13 @@ static int put_veneers(struct pfe_object *o, uintptr_t tramp[NTRAMPS])
 	return 0;
 }
 
-/* Sled S's trampoline. */
-static unsigned tramp_of_sled(const struct pfe_sled *s)
+/* The trampoline of an exit sled of KIND (names.h), or -1: a kind this
+ * libpfe does not know (the sled is not used, object.c). */
+int pfe__sled_tramp(int kind)
 {
-	switch (s->kind) {
+	switch (kind) {
+	case PFE_EXIT_RETURN:
+		return TRAMP_EXIT;
 	case PFE_EXIT_TAIL:
 		return TRAMP_EXIT_TAIL;
 	case PFE_EXIT_RETURN_X87:
@@ -946,8 +949,14 @@ static unsigned tramp_of_sled(const struct pfe_sled *s)
 	case PFE_EXIT_RETURN_LOW16:
 		return TRAMP_EXIT_LOW16;
 	default:
-		return TRAMP_EXIT;
+		return -1;
 	}
+}
+
+/* Sled S's trampoline (its kind known: object.c keeps no other). */
+static unsigned tramp_of_sled(const struct pfe_sled *s)
+{
+	return (unsigned)pfe__sled_tramp(s->kind);
 }
 
 /* Whether each of F's sleds reaches its trampoline in TRAMP; if so,
