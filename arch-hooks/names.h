@@ -19,7 +19,9 @@
  * or of its fentry call when it has no NOPs) and the kind below.  A sled
  * is a NOP of the patched call's size right before a sibling call
  * (PFE_EXIT_TAIL) or a return, whose kind says where the value is:
- * PFE_EXIT_RETURN anywhere (vector registers at full width included),
+ * PFE_EXIT_RETURN anywhere (vector registers at full width included;
+ * every return of an ms_abi function: its trampoline also keeps rdi, rsi
+ * and xmm6-15, the MS ABI's callee-saved ones),
  * PFE_EXIT_RETURN_X87 on x86's x87 stack (which is empty at any other
  * return), PFE_EXIT_RETURN_GP in no vector register, LOW16 in their low
  * 16 bytes at most. */

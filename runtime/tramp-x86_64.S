@@ -41,20 +41,20 @@
  * is VEX or EVEX-encoded: a legacy SSE instruction while upper halves are
  * in use costs a state transition (Haswell, Broadwell: some 70 cycles
  * each way) or a merge (Skylake on). */
-/* OP on each of registers KIND0..N-1 and its place, OFF + STRIDE * i
- * (%rsp): a store (save), a load (restore), or with insert, OP $0, the
- * place, into the register's low lanes. */
-.macro EACH_VEC how op kind off stride n
-	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7
-	.if	\r < \n
+/* OP on each of registers KIND<FIRST>..N-1 and its place, OFF + STRIDE
+ * * (i - FIRST) (%rsp): a store (save), a load (restore), or with
+ * insert, OP $0, the place, into the register's low lanes. */
+.macro EACH_VEC how op kind off stride n first=0
+	.irp	r, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15
+	.if	\r >= \first && \r < \n
 	.ifc	\how, save
-	\op	%\kind\()\r, \off+\stride*\r(%rsp)
+	\op	%\kind\()\r, \off+\stride*(\r-\first)(%rsp)
 	.endif
 	.ifc	\how, restore
-	\op	\off+\stride*\r(%rsp), %\kind\()\r
+	\op	\off+\stride*(\r-\first)(%rsp), %\kind\()\r
 	.endif
 	.ifc	\how, insert
-	\op	$0, \off+\stride*\r(%rsp), %\kind\()\r, %\kind\()\r
+	\op	$0, \off+\stride*(\r-\first)(%rsp), %\kind\()\r, %\kind\()\r
 	.endif
 	.endif
 	.endr
@@ -95,6 +95,23 @@
 4:
 .endm
 
+/* What an ms_abi function's caller keeps across the call and a SysV
+ * handler may clobber: rdi, rsi and xmm6-15 (their low 16 bytes; the MS
+ * ABI lets a callee clobber the rest).  The trampolines that serve such a
+ * function keep them: the full entry ones (rdi, rsi in pfe_regs, xmm6-7
+ * among the vector registers, xmm8-15 here) and the return ones of the
+ * full and x87 kinds, which the plugin gives its returns, and
+ * pfe__tramp_return.  XMM_KEPT saves or restores xmm FROM-15 at OFF(%rsp)
+ * (16 bytes each). */
+.macro XMM_KEPT how from off
+	cmpb	$1, pfe__vec_width(%rip)
+	jb	3f
+	EACH_VEC \how, vmovaps, xmm, \off, 16, 16, \from
+	jmp	4f
+3:	EACH_VEC \how, movaps, xmm, \off, 16, 16, \from
+4:
+.endm
+
 /* The exit trampoline's x87 stack: st(0), and st(1), hold a long double
  * (complex) return value, or nothing; each one there is popped to
  * 192(%rsp), 208(%rsp), their count at 224(%rsp), so that the handler's C
@@ -128,12 +145,17 @@
 /* Below %rbp (pushed, the frame pointer), 64-aligned: the return value
  * as struct pfe_retregs at 0(%rsp) (%rdi points to it), ymm/zmm0-1
  * (SAVE_VECS) at 64(%rsp), with X87 the x87 stack (X87_SAVE) at
- * 192(%rsp).  RESTORE_RETURN_VALUE loads them and pops %rbp. */
+ * 192(%rsp), with KEPT rdi, rsi at 232(%rsp) and xmm6-15 at 256(%rsp)
+ * (XMM_KEPT).  RESTORE_RETURN_VALUE loads them and pops %rbp. */
 .if PFE_RETREGS_SIZE > 64
 .error "struct pfe_retregs runs into the vector registers at 64(%rsp)"
 .endif
-.macro SAVE_RETURN_VALUE x87 vecs=2
+.macro SAVE_RETURN_VALUE x87 vecs=2 kept=1
+	.if \kept
+	sub	$416, %rsp
+	.else
 	sub	$320, %rsp
+	.endif
 	and	$-64, %rsp
 	mov	%rax, PFE_RETREGS_RAX(%rsp)
 	mov	%rdx, PFE_RETREGS_RDX(%rsp)
@@ -143,10 +165,20 @@
 	.if \x87
 	X87_SAVE
 	.endif
+	.if \kept
+	mov	%rdi, 232(%rsp)
+	mov	%rsi, 240(%rsp)
+	XMM_KEPT save, 6, 256
+	.endif
 	mov	%rsp, %rdi
 .endm
 
-.macro RESTORE_RETURN_VALUE x87 vecs=2
+.macro RESTORE_RETURN_VALUE x87 vecs=2 kept=1
+	.if \kept
+	XMM_KEPT restore, 6, 256
+	mov	232(%rsp), %rdi
+	mov	240(%rsp), %rsi
+	.endif
 	.if \x87
 	X87_RESTORE
 	.endif
@@ -162,7 +194,8 @@
 .endm
 
 /* The frame: saved %rbp; below it, 64-aligned, struct pfe_regs (208
- * bytes) at 0(%rsp) and the extended state at 256(%rsp).  ABOVE: the
+ * bytes) at 0(%rsp) and the vector registers at 256(%rsp), at full width
+ * with xmm8-15 after them at 768(%rsp) (XMM_KEPT).  ABOVE: the
  * bytes pushed between the key and the saved %rbp (the tail-sled
  * trampoline's r11); VECS: 2 the vector registers at full width, 1 their
  * xmm alone, 0 none (what a function's arguments use, vector-args).
@@ -177,7 +210,7 @@
 	mov	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
 	.if \vecs == 2
-	sub	$768, %rsp
+	sub	$896, %rsp
 	.else
 	sub	$256, %rsp
 	.endif
@@ -195,11 +228,17 @@
 	.if \vecs
 	SAVE_VECS PFE_REGS_XMM, 256, 8, \vecs-1
 	.endif
+	.if \vecs == 2
+	XMM_KEPT save, 8, 768
+	.endif
 	mov	8+\above(%rbp), %rsi
 	mov	%rsp, %rdx
 .endm
 
 .macro RESTORE above=0 vecs=2
+	.if \vecs == 2
+	XMM_KEPT restore, 8, 768
+	.endif
 	.if \vecs
 	RESTORE_VECS PFE_REGS_XMM, 256, 8, \vecs-1
 	.endif
@@ -320,7 +359,7 @@ pfe__tramp_return:
 	cmpl	$0, %fs:(%r11)
 .endm
 
-.macro EXIT_TRAMP name x87 vecs
+.macro EXIT_TRAMP name x87 vecs kept
 	.globl	\name
 	.hidden	\name
 	.type	\name, @function
@@ -335,18 +374,18 @@ pfe__tramp_return:
 	.cfi_rel_offset %rbp, 0
 	mov	%rsp, %rbp
 	.cfi_def_cfa_register %rbp
-	SAVE_RETURN_VALUE \x87, \vecs
+	SAVE_RETURN_VALUE \x87, \vecs, \kept
 	lea	24(%rbp), %rsi
 	call	pfe__exit_sled
-	RESTORE_RETURN_VALUE \x87, \vecs
+	RESTORE_RETURN_VALUE \x87, \vecs, \kept
 	ret
 	.cfi_endproc
 	.size	\name, .-\name
 .endm
-	EXIT_TRAMP pfe__tramp_exit, 0, 2
-	EXIT_TRAMP pfe__tramp_exit_x87, 1, 2
-	EXIT_TRAMP pfe__tramp_exit_gp, 0, 0
-	EXIT_TRAMP pfe__tramp_exit_low16, 0, 1
+	EXIT_TRAMP pfe__tramp_exit, 0, 2, 1
+	EXIT_TRAMP pfe__tramp_exit_x87, 1, 2, 1
+	EXIT_TRAMP pfe__tramp_exit_gp, 0, 0, 0
+	EXIT_TRAMP pfe__tramp_exit_low16, 0, 1, 0
 
 	.globl	pfe__tramp_exit_tail
 	.hidden	pfe__tramp_exit_tail

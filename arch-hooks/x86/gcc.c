@@ -178,17 +178,21 @@ static bool value_in(rtx r, bool x87)
  * Else PFE_EXIT_RETURN_GP when no part of it is in an SSE register (no
  * value, general registers, memory: rax its address), LOW16 when it fits
  * their low 16 bytes, PFE_EXIT_RETURN (full width) when it does not (a
- * 32- or 64-byte vector in ymm0 or zmm0). */
+ * 32- or 64-byte vector in ymm0 or zmm0).  An ms_abi function's returns
+ * are of the full kind whatever its value: its caller keeps values in
+ * rdi, rsi and xmm6-15 across the call, which only the full and x87
+ * kinds' trampolines keep through a handler. */
 static int x86_exit_return_kind(void)
 {
 	tree decl = current_function_decl, result = DECL_RESULT(decl);
-	rtx r;
+	bool value = result && !VOID_TYPE_P(TREE_TYPE(result)) &&
+		     !aggregate_value_p(result, decl);
+	rtx r = value ? targetm.calls.function_value(TREE_TYPE(result), decl, true) : NULL_RTX;
 
-	if (!result || VOID_TYPE_P(TREE_TYPE(result)) || aggregate_value_p(result, decl))
-		return PFE_EXIT_RETURN_GP;
-	r = targetm.calls.function_value(TREE_TYPE(result), decl, true);
 	if (value_in(r, true))
 		return PFE_EXIT_RETURN_X87;
+	if (cfun->machine->call_abi != SYSV_ABI)
+		return PFE_EXIT_RETURN;
 	if (!value_in(r, false))
 		return PFE_EXIT_RETURN_GP;
 	return int_size_in_bytes(TREE_TYPE(result)) <= 16 ? PFE_EXIT_RETURN_LOW16 : PFE_EXIT_RETURN;
