@@ -94,8 +94,12 @@ static struct thread *thread_of(struct process *p, const struct pfe_trace_block 
 	return &p->threads[p->nthreads++];
 }
 
-/* A block of functions at DATA (SIZE bytes left); its length, or 0 if it
- * is cut short. */
+/* What the block readers return for a block cut short (an empty block,
+ * of no function or record, is 0 bytes long). */
+#define CUT_SHORT SIZE_MAX
+
+/* A block of functions at DATA (SIZE bytes left); its length, or
+ * CUT_SHORT. */
 static size_t read_funcs(struct process *p, const struct pfe_trace_block *b, const char *data, size_t size)
 {
 	size_t at = 0;
@@ -105,11 +109,11 @@ static size_t read_funcs(struct process *p, const struct pfe_trace_block *b, con
 		size_t len;
 
 		if (size - at < sizeof f)
-			return 0;
+			return CUT_SHORT;
 		memcpy(&f, data + at, sizeof f);
 		len = sizeof f + (f.name_len + 7u) / 8 * 8;
 		if (size - at < len)
-			return 0;
+			return CUT_SHORT;
 		if (f.id >= p->nnames) {
 			p->names = xrealloc(p->names, (f.id + 1) * sizeof *p->names);
 			memset(p->names + p->nnames, 0, (f.id + 1 - p->nnames) * sizeof *p->names);
@@ -119,16 +123,21 @@ static size_t read_funcs(struct process *p, const struct pfe_trace_block *b, con
 		p->names[f.id] = f.name_len ? strndup(data + at + sizeof f, f.name_len) : NULL;
 		at += len;
 	}
-	return at ? at : 1;
+	return at;
 }
 
+/* A block of records at DATA (SIZE bytes left); its length, or
+ * CUT_SHORT. */
 static size_t read_records(struct process *p, const struct pfe_trace_block *b, const char *data, size_t size)
 {
-	struct thread *t = thread_of(p, b);
+	struct thread *t;
 	size_t bytes = (size_t)b->n * sizeof *t->recs;
 
-	if (size < bytes || !b->n)
+	if (size < bytes)
+		return CUT_SHORT;
+	if (!b->n)
 		return 0;
+	t = thread_of(p, b);
 	t->recs = xrealloc(t->recs, (t->n + b->n) * sizeof *t->recs);
 	memcpy(t->recs + t->n, data, bytes);
 	t->n += b->n;
@@ -179,7 +188,7 @@ static bool read_process(const char *path, struct process *p)
 	p->pid = h.pid;
 	while (size - at >= sizeof(struct pfe_trace_block)) {
 		struct pfe_trace_block b;
-		size_t len = 0;
+		size_t len = CUT_SHORT;
 
 		memcpy(&b, data + at, sizeof b);
 		at += sizeof b;
@@ -187,7 +196,7 @@ static bool read_process(const char *path, struct process *p)
 			len = read_funcs(p, &b, data + at, size - at);
 		else if (b.kind == PFE_TRACE_RECORDS)
 			len = read_records(p, &b, data + at, size - at);
-		if (!len) {
+		if (len == CUT_SHORT) {
 			fprintf(stderr, "pfe-trace-read: %s: a block cut short or unknown at byte %zu (the rest is left out)\n",
 				path, at - sizeof b);
 			break;
@@ -635,9 +644,31 @@ static void dump(struct process *ps, size_t n)
 		}
 }
 
-static int by_name(const void *a, const void *b)
+/* The process number of record file PATH's name (PID.pfetrace) and its
+ * image's (PID-N.pfetrace: a later one of that pid, after an exec). */
+static void file_number(const char *path, unsigned long *pid, unsigned long *image)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char *end;
+
+	*pid = strtoul(name, &end, 10);
+	*image = *end == '-' ? strtoul(end + 1, NULL, 10) : 0;
+}
+
+/* Record files in the order their processes made them: by pid, a pid's
+ * images in order (names as numbers: 9 before 10, 5 before 5-1). */
+static int by_process(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	unsigned long xp, xi, yp, yi;
+
+	file_number(x, &xp, &xi);
+	file_number(y, &yp, &yi);
+	if (xp != yp)
+		return xp < yp ? -1 : 1;
+	if (xi != yi)
+		return xi < yi ? -1 : 1;
+	return strcmp(x, y);
 }
 
 /* The record files of PATH: itself, or the *.pfetrace in it (sorted). */
@@ -665,7 +696,7 @@ static void add_path(const char *path, char ***files, size_t *n, size_t *cap)
 	closedir(d);
 	if (*n == first)
 		fprintf(stderr, "pfe-trace-read: %s: no record file (*%s) in it\n", path, PFE_TRACE_SUFFIX);
-	qsort(*files + first, *n - first, sizeof **files, by_name);
+	qsort(*files + first, *n - first, sizeof **files, by_process);
 }
 
 int main(int argc, char **argv)

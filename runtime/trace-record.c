@@ -664,6 +664,14 @@ void record_forked(void)
 		cfg.path[0] = '\0';
 }
 
+void record_exec(void)
+{
+	if (cfg.path[0] && my_buf)
+		flush_buf(my_buf);
+	if (debugging())
+		fprintf(stderr, "pfe-trace: before exec: this thread's records written to %s\n", cfg.path);
+}
+
 void record_stop(void)
 {
 	size_t threads = 0;

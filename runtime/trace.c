@@ -25,7 +25,9 @@
 #include "trace.h"
 
 #include <dlfcn.h>
+#include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -239,22 +241,150 @@ static void trace_new_functions(void)
 		fprintf(stderr, "pfe-trace: %zu functions\n", ntraced);
 }
 
+/* The interposed function NAME's own (the next object's), looked up once
+ * into *CACHE; NULL if there is none. */
+static void *real_fn(void *_Atomic *cache, const char *name)
+{
+	void *fn = atomic_load(cache);
+
+	if (!fn) {
+		fn = dlsym(RTLD_NEXT, name);
+		atomic_store(cache, fn);
+	}
+	return fn;
+}
+
 void *dlopen(const char *path, int flags)
 {
-	static void *(*_Atomic real_dlopen)(const char *, int);
-	void *(*real)(const char *, int) = atomic_load(&real_dlopen);
+	static void *_Atomic real;
+	void *(*fn)(const char *, int) = (void *(*)(const char *, int))real_fn(&real, "dlopen");
 	void *h;
 
-	if (!real) {
-		real = (void *(*)(const char *, int))dlsym(RTLD_NEXT, "dlopen");
-		atomic_store(&real_dlopen, real);
-	}
-	h = real(path, flags);
+	if (!fn)
+		return NULL;
+	h = fn(path, flags);
 	if (h && mode != RECORD_FAILED) {
 		pfe_rescan();
 		trace_new_functions();
 	}
 	return h;
+}
+
+/* exec: the image ends without its destructors, so what it recorded is
+ * written first (the calling thread's buffer; the other threads end with
+ * the image, their records since their last write lost as when a process
+ * is killed), or the flat table printed.  A failed exec goes on (and
+ * prints the table again at exit).  Every exec function of libc's is
+ * interposed: they do not call each other through symbols another object
+ * can take. */
+static void before_exec(void)
+{
+	if (mode == RECORD_YES)
+		record_exec();
+	else if (mode == RECORD_NO)
+		print_table();
+}
+
+/* Call the real exec function NAME of type TYPE with ARGS, after
+ * before_exec; -1 (ENOSYS) if there is none. */
+#define REAL_EXEC(type, name, ...) \
+	do { \
+		static void *_Atomic real; \
+		type fn = (type)real_fn(&real, name); \
+		if (!fn) { \
+			errno = ENOSYS; \
+			return -1; \
+		} \
+		before_exec(); \
+		return fn(__VA_ARGS__); \
+	} while (0)
+
+typedef int (*execve_type)(const char *, char *const[], char *const[]);
+typedef int (*execv_type)(const char *, char *const[]);
+typedef int (*fexecve_type)(int, char *const[], char *const[]);
+
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	REAL_EXEC(execve_type, "execve", path, argv, envp);
+}
+
+int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	REAL_EXEC(execve_type, "execvpe", file, argv, envp);
+}
+
+int execv(const char *path, char *const argv[])
+{
+	REAL_EXEC(execv_type, "execv", path, argv);
+}
+
+int execvp(const char *file, char *const argv[])
+{
+	REAL_EXEC(execv_type, "execvp", file, argv);
+}
+
+int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	REAL_EXEC(fexecve_type, "fexecve", fd, argv, envp);
+}
+
+/* execl, execlp, execle: their arguments as an array (on the stack: an
+ * exec after vfork may not allocate) for the functions above.  How many
+ * pointers ARG0 and those after it up to the NULL are, from *AP. */
+static size_t count_args(va_list *ap)
+{
+	size_t n = 1;
+
+	while (va_arg(*ap, char *))
+		n++;
+	return n;
+}
+
+/* ARGV[0..n]: ARG0, the N - 1 arguments after it from *AP, the NULL. */
+static void fill_argv(char **argv, size_t n, const char *arg0, va_list *ap)
+{
+	argv[0] = (char *)arg0;
+	for (size_t i = 1; i <= n; i++)
+		argv[i] = va_arg(*ap, char *);
+}
+
+/* Declare ARGV, the arguments of the current exec function from ARG0 on,
+ * with AP, its va_list, left after their NULL (execle's envp follows). */
+#define ARGV_OF(argv, arg0, ap) \
+	va_start(ap, arg0); \
+	size_t argv##_n = count_args(&ap); \
+	va_end(ap); \
+	char *argv[argv##_n + 1]; \
+	va_start(ap, arg0); \
+	fill_argv(argv, argv##_n, arg0, &ap)
+
+int execl(const char *path, const char *arg0, ...)
+{
+	va_list ap;
+
+	ARGV_OF(argv, arg0, ap);
+	va_end(ap);
+	return execv(path, argv);
+}
+
+int execlp(const char *file, const char *arg0, ...)
+{
+	va_list ap;
+
+	ARGV_OF(argv, arg0, ap);
+	va_end(ap);
+	return execvp(file, argv);
+}
+
+int execle(const char *path, const char *arg0, ...)
+{
+	va_list ap;
+	char *const *envp;
+
+	ARGV_OF(argv, arg0, ap);
+	envp = va_arg(ap, char *const *);
+	va_end(ap);
+	return execve(path, argv, envp);
 }
 
 /* fork: the child may dlopen (the lock must be free) and records into a
