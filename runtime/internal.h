@@ -39,6 +39,7 @@
 #include "../arch-hooks/layout.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -151,6 +152,10 @@ HIDDEN bool pfe__audit_copy(void);
 HIDDEN int pfe__patch_init(bool traps);
 /* A memory barrier on every thread of the process (membarrier). */
 HIDDEN int pfe__membarrier(void);
+/* What the process would have done without libpfe on signal SIG (also
+ * libpfe-trace's fatal signals): OLD's handler (with its mask), nothing
+ * (ignored), or the default action. */
+HIDDEN void pfe__chain_signal(const struct sigaction *old, int sig, siginfo_t *si, void *uc);
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
 /* The trampoline an exit sled of KIND calls (patch.c's table), or -1 for

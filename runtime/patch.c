@@ -86,9 +86,7 @@ static uintptr_t *context_pc(void *uc)
 	return PFE_CONTEXT_PC(&((ucontext_t *)uc)->uc_mcontext);
 }
 
-/* What the process would have done without libpfe: OLD's handler (with
- * its mask), nothing (ignored), or the default action. */
-static void chain(const struct sigaction *old, int sig, siginfo_t *si, void *uc)
+void pfe__chain_signal(const struct sigaction *old, int sig, siginfo_t *si, void *uc)
 {
 	sigset_t mask = old->sa_mask, saved;
 
@@ -174,7 +172,7 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	uint8_t byte;
 
 	if (si->si_code != SI_KERNEL) {
-		chain(&old_trap, sig, si, uc);
+		pfe__chain_signal(&old_trap, sig, si, uc);
 		return;
 	}
 	do {
@@ -188,7 +186,7 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	} else if (byte != pfe__arch->trap_byte && known_site(at)) {
 		*pc = at;
 	} else {
-		chain(&old_trap, sig, si, uc);
+		pfe__chain_signal(&old_trap, sig, si, uc);
 	}
 }
 

@@ -31,11 +31,13 @@
 #define _DEFAULT_SOURCE	/* not _GNU_SOURCE: glibc 2.38+ would bind strtoul to a symbol older libcs lack */
 #include "trace.h"
 #include "trace-format.h"
+#include "internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -628,6 +630,39 @@ static void read_settings(void)
 	cfg.any_filter = npatterns[P_FILTER] > 0;
 }
 
+void record_mine(void)
+{
+	if (cfg.path[0] && my_buf)
+		flush_buf(my_buf);
+}
+
+/* The signals that end a process in a crash (and abort's): the thread
+ * they hit writes its records first, then the process does what it
+ * would have done without us (pfe__chain_signal: the handler before
+ * ours, or the default action, whose core dump has the fault's context).
+ * A handler the program installs later replaces ours.  The other
+ * threads' records since their last write are lost with the process. */
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS };
+#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction before_ours[NFATAL];
+
+static void on_fatal(int sig, siginfo_t *si, void *uc)
+{
+	record_mine();
+	for (size_t i = 0; i < NFATAL; i++)
+		if (fatal_signals[i] == sig)
+			pfe__chain_signal(&before_ours[i], sig, si, uc);
+}
+
+static void catch_fatal_signals(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_fatal, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NFATAL; i++)
+		sigaction(fatal_signals[i], &sa, &before_ours[i]);
+}
+
 enum record_mode record_start(void)
 {
 	const char *dir = getenv("PFE_TRACE_RECORD");
@@ -636,7 +671,10 @@ enum record_mode record_start(void)
 		return RECORD_NO;
 	read_settings();
 	cfg.t0 = trace_now_ns();
-	return make_file(dir) ? RECORD_YES : RECORD_FAILED;
+	if (!make_file(dir))
+		return RECORD_FAILED;
+	catch_fatal_signals();
+	return RECORD_YES;
 }
 
 void record_forked(void)
@@ -662,14 +700,6 @@ void record_forked(void)
 		trace_for_each(write_functions);
 	else
 		cfg.path[0] = '\0';
-}
-
-void record_exec(void)
-{
-	if (cfg.path[0] && my_buf)
-		flush_buf(my_buf);
-	if (debugging())
-		fprintf(stderr, "pfe-trace: before exec: this thread's records written to %s\n", cfg.path);
 }
 
 void record_stop(void)

@@ -33,7 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 /* The counters of the functions traced so far: a block per scan (at
  * load, then after each dlopen), never freed (handlers point into them). */
@@ -270,23 +272,24 @@ void *dlopen(const char *path, int flags)
 	return h;
 }
 
-/* exec: the image ends without its destructors, so what it recorded is
- * written first (the calling thread's buffer; the other threads end with
- * the image, their records since their last write lost as when a process
- * is killed), or the flat table printed.  A failed exec goes on (and
- * prints the table again at exit).  Every exec function of libc's is
- * interposed: they do not call each other through symbols another object
- * can take. */
-static void before_exec(void)
+/* exec and _exit: the image ends without its destructors, so what it
+ * recorded is written first (the calling thread's buffer; the other
+ * threads end with the image, their records since their last write lost
+ * as when a process is killed), or the flat table printed.  A failed exec
+ * goes on (and prints the table again at exit).  Every exec function of
+ * libc's is interposed: they do not call each other through symbols
+ * another object can take.  exit calls _exit inside libc: its
+ * destructors (trace_stop) have written everything by then. */
+static void image_ends(void)
 {
 	if (mode == RECORD_YES)
-		record_exec();
+		record_mine();
 	else if (mode == RECORD_NO)
 		print_table();
 }
 
 /* Call the real exec function NAME of type TYPE with ARGS, after
- * before_exec; -1 (ENOSYS) if there is none. */
+ * image_ends; -1 (ENOSYS) if there is none. */
 #define REAL_EXEC(type, name, ...) \
 	do { \
 		static void *_Atomic real; \
@@ -295,7 +298,7 @@ static void before_exec(void)
 			errno = ENOSYS; \
 			return -1; \
 		} \
-		before_exec(); \
+		image_ends(); \
 		return fn(__VA_ARGS__); \
 	} while (0)
 
@@ -385,6 +388,29 @@ int execle(const char *path, const char *arg0, ...)
 	envp = va_arg(ap, char *const *);
 	va_end(ap);
 	return execve(path, argv, envp);
+}
+
+/* _exit, _Exit: the same, then the real one (the system call if there is
+ * none). */
+#define REAL_EXIT(name, status) \
+	do { \
+		static void *_Atomic real; \
+		void (*fn)(int) = (void (*)(int))real_fn(&real, name); \
+		image_ends(); \
+		if (fn) \
+			fn(status); \
+		for (;;) \
+			syscall(SYS_exit_group, status); \
+	} while (0)
+
+void _exit(int status)
+{
+	REAL_EXIT("_exit", status);
+}
+
+void _Exit(int status)
+{
+	REAL_EXIT("_Exit", status);
 }
 
 /* fork: the child may dlopen (the lock must be free) and records into a

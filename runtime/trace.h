@@ -68,9 +68,10 @@ void record_entry(struct pfe_call *c);
 void record_exit(struct pfe_call *c);
 /* In a child after fork (trace.c's lock held): a file of its own. */
 void record_forked(void);
-/* Before an exec (trace.c): write what this thread's buffer holds (the
- * others end with the image); recording goes on if the exec fails. */
-void record_exec(void);
+/* Before an exec or _exit (trace.c): write what this thread's buffer
+ * holds (the others end with the image); recording goes on if an exec
+ * fails. */
+void record_mine(void);
 /* At exit: stop the handlers and write what the buffers hold. */
 void record_stop(void);
 

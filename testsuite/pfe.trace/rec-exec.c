@@ -1,12 +1,17 @@
-/* rec-exec.c: a program for pfe-trace record (trace.exp) that execs: the
- * first image calls work 5 times, fails an execl (a path that does not
- * exist: recording goes on), calls work twice more and execvp's itself
- * with "again"; that image calls other 3 times and prints "ok".  The
- * first image's calls are in a file of their own (PID.pfetrace; the
- * second's PID-1.pfetrace), written before the exec: an image that execs
- * runs no destructor.  Debugging: PFE_DEBUG=1 pfe-trace record
- * ./rec-exec.exe says when it writes. */
+/* rec-exec.c: a program for pfe-trace record (trace.exp) whose image ends
+ * without its destructors.  With no argument it execs: the first image
+ * calls work 5 times, fails an execl (a path that does not exist:
+ * recording goes on), calls work twice more and execvp's itself with
+ * "again"; that image calls other 3 times and prints "ok".  The first
+ * image's calls are in a file of their own (PID.pfetrace; the second's
+ * PID-1.pfetrace), written before the exec.  With "_exit", "segv" or
+ * "abort" it calls work 5 times, prints "ok" and ends so: _exit(0), a
+ * write through a null pointer, abort(); the calls are written all the
+ * same, and the process still dies of its signal.  Debugging: pfe-trace
+ * record ./rec-exec.exe segv; pfe-trace replay. */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -25,6 +30,17 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; i < 5; i++)
 		sum += work(i);
+	if (argc > 1) {
+		printf("ok\n");
+		fflush(stdout);
+		if (strcmp(argv[1], "_exit") == 0)
+			_exit(0);
+		if (strcmp(argv[1], "segv") == 0)
+			*(volatile int *)(uintptr_t)sum = 1;	/* sum is 35: no page there */
+		if (strcmp(argv[1], "abort") == 0)
+			abort();
+		return 1;
+	}
 	if (execl("/nonexistent/pfe-rec-exec", "pfe-rec-exec", "again", (char *)0) == 0)
 		return 1;
 	for (int i = 0; i < 2; i++)
