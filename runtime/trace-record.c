@@ -36,6 +36,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <regex.h>
 #include <signal.h>
 #include <stdio.h>
@@ -55,9 +56,13 @@
 #define KIND_BY_ADDR 0x80u
 
 /* A thread's buffer and its call state; only the thread writes it (the
- * exit reads it after pfe_synchronize). */
+ * exit reads it after pfe_synchronize).  When its thread ends it is
+ * written and free for the next thread (a server making a thread a
+ * request would otherwise map one a thread until mmap fails: Linux's
+ * 65530 mappings a process). */
 struct tbuf {
 	struct tbuf *next;		/* every buffer of the process */
+	_Atomic uint32_t used;		/* 0: free (0 or 1: riscv64 has no byte CAS) */
 	uint32_t tid, serial;
 	uint32_t depth;			/* traced calls running */
 	uint32_t notrace;		/* -N calls running */
@@ -251,27 +256,72 @@ static uint32_t gettid_now(void)
 	return (uint32_t)syscall(SYS_gettid);
 }
 
-/* This thread's buffer, made at its first call (mmap: handlers may run in
- * signal handlers); NULL when there is no memory (its calls are not
- * recorded). */
-static struct tbuf *thread_buf(void)
-{
-	struct tbuf *buf = my_buf;
-	size_t bytes = sizeof *buf + cfg.cap * sizeof buf->recs[0];
+static pthread_key_t buf_key;
+static bool buf_key_made;
+/* Held while an ending thread writes its buffer and frees it, and while
+ * record_stop writes them all: never both on one buffer. */
+static pthread_mutex_t ending_lock = PTHREAD_MUTEX_INITIALIZER;
 
-	if (buf)
-		return buf;
-	buf = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+/* A free buffer of an ended thread, taken; NULL if none. */
+static struct tbuf *free_buf(void)
+{
+	for (struct tbuf *buf = atomic_load(&all_bufs); buf; buf = buf->next) {
+		uint32_t free = 0;
+
+		if (atomic_compare_exchange_strong(&buf->used, &free, 1))
+			return buf;
+	}
+	return NULL;
+}
+
+/* A new buffer (mmap: handlers may run in signal handlers), in the list. */
+static struct tbuf *new_buf(void)
+{
+	struct tbuf *buf = mmap(NULL, sizeof *buf + cfg.cap * sizeof buf->recs[0], PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
 	if (buf == MAP_FAILED)
 		return NULL;
-	buf->tid = gettid_now();
-	buf->serial = atomic_fetch_add(&next_serial, 1);
+	buf->used = 1;
 	buf->cap = cfg.cap;
 	buf->next = atomic_load(&all_bufs);
 	while (!atomic_compare_exchange_weak(&all_bufs, &buf->next, buf))
 		;
-	my_buf = buf;
 	return buf;
+}
+
+/* This thread's buffer, taken at its first call (an ended thread's, or
+ * a new one); NULL when there is no memory (its calls are not
+ * recorded). */
+static struct tbuf *thread_buf(void)
+{
+	struct tbuf *buf = my_buf;
+
+	if (buf)
+		return buf;
+	if (!(buf = free_buf()) && !(buf = new_buf()))
+		return NULL;
+	buf->tid = gettid_now();
+	buf->serial = atomic_fetch_add(&next_serial, 1);
+	buf->head = 0;
+	buf->depth = buf->notrace = buf->filter_in = buf->filter_base = 0;
+	my_buf = buf;
+	if (buf_key_made)
+		pthread_setspecific(buf_key, buf);
+	return buf;
+}
+
+/* Its thread ends (the key's destructor): the buffer written, then free.
+ * A call after this (a later destructor's) takes another. */
+static void thread_ends(void *arg)
+{
+	struct tbuf *buf = arg;
+
+	pthread_mutex_lock(&ending_lock);
+	flush_buf(buf);
+	my_buf = NULL;
+	atomic_store_explicit(&buf->used, 0, memory_order_release);
+	pthread_mutex_unlock(&ending_lock);
 }
 
 static void put(struct tbuf *buf, uint64_t value, uint32_t func, unsigned depth, unsigned kind, unsigned index)
@@ -673,6 +723,7 @@ enum record_mode record_start(void)
 	cfg.t0 = trace_now_ns();
 	if (!make_file(dir))
 		return RECORD_FAILED;
+	buf_key_made = pthread_key_create(&buf_key, thread_ends) == 0;
 	catch_fatal_signals();
 	return RECORD_YES;
 }
@@ -683,7 +734,9 @@ void record_forked(void)
 	char dir[PATH_MAX];
 	char *slash;
 
-	/* The parent writes what the buffers held; the other threads are gone. */
+	/* The parent writes what the buffers held; the other threads are gone
+	 * (and may have held the lock). */
+	pthread_mutex_init(&ending_lock, NULL);
 	atomic_store(&next_serial, 0);
 	if (mine) {
 		mine->head = 0;
@@ -714,8 +767,10 @@ void record_stop(void)
 		say("record_stop: a handler still runs; its thread's last records may be torn", pfe_strerror(err));
 	if (!cfg.path[0])
 		return;
+	pthread_mutex_lock(&ending_lock);
 	for (struct tbuf *buf = atomic_load(&all_bufs); buf; buf = buf->next, threads++)
 		flush_buf(buf);
+	pthread_mutex_unlock(&ending_lock);
 	if (debugging())
 		fprintf(stderr, "pfe-trace: %zu threads written to %s\n", threads, cfg.path);
 }

@@ -5,6 +5,10 @@
  *                  the stack on every target); jumper longjmp'ing out of
  *                  deep; a child (fork) calling in_child 3 times
  *   flight         tick(i) for i from 0 to 99999, then last()
+ *   churn          CHURN threads one after the other, each worker(0)
+ *                  (mid, leaf twice); prints "vm growth N KiB", how much
+ *                  the address space grew over them (a record buffer a
+ *                  thread that is never freed: 1 MiB each)
  * Prints "ok".  Debugging: pfe-trace record ./rec-prog.exe; pfe-trace
  * replay. */
 #include <pthread.h>
@@ -83,6 +87,41 @@ static int threads(void)
 	return 1;
 }
 
+#define CHURN 200
+
+/* The process's address space in KiB (VmSize), or -1. */
+static long vm_kib(void)
+{
+	char line[256];
+	long kib = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, "VmSize:", 7) == 0)
+			kib = strtol(line + 7, NULL, 10);
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/* One thread at a time: the second on, each reuses what the first left
+ * (its stack, libpfe's block, its record buffer). */
+static int churn(void)
+{
+	long before = 0;
+
+	for (int i = 0; i <= CHURN; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, worker, (void *)0) || pthread_join(t, NULL))
+			return 0;
+		if (i == 0)
+			before = vm_kib();
+	}
+	printf("vm growth %ld KiB\n", vm_kib() - before);
+	return before > 0;
+}
+
 static int child(void)
 {
 	int status;
@@ -102,6 +141,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "flight") == 0)
 		ok = flight();
+	else if (argc > 1 && strcmp(argv[1], "churn") == 0)
+		ok = churn();
 	else
 		ok = threads() && fib(5) == 5 && many(1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == 55 && jumper() == 1 && child();
 	puts(ok ? "ok" : "FAIL");
