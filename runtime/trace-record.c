@@ -80,6 +80,7 @@ struct tbuf {
 
 static struct {
 	char path[PATH_MAX];		/* this process's file */
+	pid_t pid;			/* this process's (a vfork child's differs) */
 	bool flight;			/* ring buffers, written at exit */
 	uint64_t cap;			/* records a buffer */
 	bool any_filter;		/* -F given */
@@ -612,6 +613,7 @@ static bool make_file(const char *dir)
 		return false;
 	}
 	close(fd);
+	cfg.pid = (pid_t)h.pid;
 	if (debugging())
 		fprintf(stderr, "pfe-trace: recording into %s\n", cfg.path);
 	return true;
@@ -686,22 +688,39 @@ void record_mine(void)
 		flush_buf(my_buf);
 }
 
-/* The signals that end a process in a crash (and abort's): the thread
- * they hit writes its records first, then the process does what it
- * would have done without us (pfe__chain_signal: the handler before
- * ours, or the default action, whose core dump has the fault's context).
- * A handler the program installs later replaces ours.  The other
- * threads' records since their last write are lost with the process. */
+void record_all_now(void)
+{
+	if (getpid() != cfg.pid) {
+		record_mine();
+		return;
+	}
+	for (struct tbuf *buf = atomic_load(&all_bufs); buf && cfg.path[0]; buf = buf->next)
+		if (atomic_load(&buf->used))
+			flush_buf(buf);
+}
+
+/* The signals that end a process in a crash (and abort's): its records
+ * are written first, then the process does what it would have done
+ * without us (pfe__chain_signal: the handler before ours, or the default
+ * action, whose core dump has the fault's context).  Every thread's when
+ * that is the default action (the process ends), else the thread's the
+ * signal hit (a handler before ours may recover).  A handler the program
+ * installs later replaces ours. */
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS };
 #define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction before_ours[NFATAL];
 
 static void on_fatal(int sig, siginfo_t *si, void *uc)
 {
-	record_mine();
-	for (size_t i = 0; i < NFATAL; i++)
-		if (fatal_signals[i] == sig)
-			pfe__chain_signal(&before_ours[i], sig, si, uc);
+	for (size_t i = 0; i < NFATAL; i++) {
+		if (fatal_signals[i] != sig)
+			continue;
+		if (!(before_ours[i].sa_flags & SA_SIGINFO) && before_ours[i].sa_handler == SIG_DFL)
+			record_all_now();
+		else
+			record_mine();
+		pfe__chain_signal(&before_ours[i], sig, si, uc);
+	}
 }
 
 static void catch_fatal_signals(void)

@@ -273,16 +273,19 @@ void *dlopen(const char *path, int flags)
 }
 
 /* exec and _exit: the image ends without its destructors, so what it
- * recorded is written first (the calling thread's buffer; the other
- * threads end with the image, their records since their last write lost
- * as when a process is killed), or the flat table printed.  A failed exec
- * goes on (and prints the table again at exit).  Every exec function of
- * libc's is interposed: they do not call each other through symbols
- * another object can take.  exit calls _exit inside libc: its
- * destructors (trace_stop) have written everything by then. */
-static void image_ends(void)
+ * recorded is written first, or the flat table printed.  At an exec the
+ * calling thread's records (the other threads end with the image, their
+ * records since their last write lost as when a process is killed; a
+ * failed exec goes on, and prints the table again at exit); at _exit
+ * every thread's (ALL).  Every exec function of libc's is interposed:
+ * they do not call each other through symbols another object can take.
+ * exit calls _exit inside libc: its destructors (trace_stop) have written
+ * everything by then. */
+static void image_ends(bool all)
 {
-	if (mode == RECORD_YES)
+	if (mode == RECORD_YES && all)
+		record_all_now();
+	else if (mode == RECORD_YES)
 		record_mine();
 	else if (mode == RECORD_NO)
 		print_table();
@@ -298,7 +301,7 @@ static void image_ends(void)
 			errno = ENOSYS; \
 			return -1; \
 		} \
-		image_ends(); \
+		image_ends(false); \
 		return fn(__VA_ARGS__); \
 	} while (0)
 
@@ -396,7 +399,7 @@ int execle(const char *path, const char *arg0, ...)
 	do { \
 		static void *_Atomic real; \
 		void (*fn)(int) = (void (*)(int))real_fn(&real, name); \
-		image_ends(); \
+		image_ends(true); \
 		if (fn) \
 			fn(status); \
 		for (;;) \

@@ -72,6 +72,11 @@ void record_forked(void);
  * holds (the others end with the image); recording goes on if an exec
  * fails. */
 void record_mine(void);
+/* The process ends now (_exit, trace.c; a crash): every thread's records
+ * written, the others' while they may still run (their last record torn
+ * at most: the process is going); the calling thread's alone in a vfork
+ * child (the others are its parent's, which goes on). */
+void record_all_now(void);
 /* At exit: stop the handlers and write what the buffers hold. */
 void record_stop(void);
 

@@ -5,10 +5,12 @@
  * "again"; that image calls other 3 times and prints "ok".  The first
  * image's calls are in a file of their own (PID.pfetrace; the second's
  * PID-1.pfetrace), written before the exec.  With "_exit", "segv" or
- * "abort" it calls work 5 times, prints "ok" and ends so: _exit(0), a
- * write through a null pointer, abort(); the calls are written all the
+ * "abort" it starts a thread that calls work 3 times and waits for good,
+ * calls work 5 times, prints "ok" and ends so: _exit(0), a write where
+ * nothing is mapped, abort(); both threads' calls are written all the
  * same, and the process still dies of its signal.  Debugging: pfe-trace
  * record ./rec-exec.exe segv; pfe-trace replay. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,21 @@
 
 __attribute__((noinline)) int work(int x) { return x * 3 + 1; }
 __attribute__((noinline)) int other(int x) { return x * 5 + 1; }
+
+static int ready[2];
+
+__attribute__((noinline)) void *waiter(void *arg)
+{
+	char c = 1;
+	volatile int sum = 0;	/* the calls kept: work is const */
+
+	for (int i = 0; i < 3; i++)
+		sum += work(i);
+	if (write(ready[1], &c, 1) != 1)
+		return arg;
+	for (;;)
+		pause();
+}
 
 int main(int argc, char **argv)
 {
@@ -27,6 +44,13 @@ int main(int argc, char **argv)
 			sum += other(i);
 		printf("%s\n", sum == 18 ? "ok" : "wrong sum");
 		return sum != 18;
+	}
+	if (argc > 1) {
+		pthread_t t;
+		char c;
+
+		if (pipe(ready) || pthread_create(&t, NULL, waiter, NULL) || read(ready[0], &c, 1) != 1)
+			return 1;
 	}
 	for (int i = 0; i < 5; i++)
 		sum += work(i);
