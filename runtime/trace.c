@@ -243,23 +243,31 @@ static void trace_new_functions(void)
 		fprintf(stderr, "pfe-trace: %zu functions\n", ntraced);
 }
 
-/* The interposed function NAME's own (the next object's), looked up once
- * into *CACHE; NULL if there is none. */
-static void *real_fn(void *_Atomic *cache, const char *name)
+/* The functions interposed below: the next object's own, looked up at
+ * load (trace_start): an exec in a child after fork must not call dlsym,
+ * whose lock another thread may have held at the fork. */
+enum { REAL_DLOPEN, REAL_EXECVE, REAL_EXECVPE, REAL_EXECV, REAL_EXECVP, REAL_FEXECVE, REAL__EXIT, REAL__EXIT2, NREALS };
+static const char *const real_names[NREALS] = {
+	"dlopen", "execve", "execvpe", "execv", "execvp", "fexecve", "_exit", "_Exit",
+};
+static void *_Atomic reals[NREALS];
+
+/* The real function I (looked up now if called before trace_start), or
+ * NULL if there is none. */
+static void *real_fn(unsigned i)
 {
-	void *fn = atomic_load(cache);
+	void *fn = atomic_load(&reals[i]);
 
 	if (!fn) {
-		fn = dlsym(RTLD_NEXT, name);
-		atomic_store(cache, fn);
+		fn = dlsym(RTLD_NEXT, real_names[i]);
+		atomic_store(&reals[i], fn);
 	}
 	return fn;
 }
 
 void *dlopen(const char *path, int flags)
 {
-	static void *_Atomic real;
-	void *(*fn)(const char *, int) = (void *(*)(const char *, int))real_fn(&real, "dlopen");
+	void *(*fn)(const char *, int) = (void *(*)(const char *, int))real_fn(REAL_DLOPEN);
 	void *h;
 
 	if (!fn)
@@ -273,30 +281,27 @@ void *dlopen(const char *path, int flags)
 }
 
 /* exec and _exit: the image ends without its destructors, so what it
- * recorded is written first, or the flat table printed.  At an exec the
- * calling thread's records (the other threads end with the image, their
- * records since their last write lost as when a process is killed; a
- * failed exec goes on, and prints the table again at exit); at _exit
- * every thread's (ALL).  Every exec function of libc's is interposed:
- * they do not call each other through symbols another object can take.
- * exit calls _exit inside libc: its destructors (trace_stop) have written
- * everything by then. */
+ * recorded is written first.  At an exec the calling thread's records
+ * (the other threads end with the image, their records since their last
+ * write lost as when a process is killed; a failed exec records on); at
+ * _exit every thread's (ALL).  Every exec function of libc's is
+ * interposed: they do not call each other through symbols another object
+ * can take.  exit calls _exit inside libc: its destructors (trace_stop)
+ * have written everything by then.  The flat table is not printed: a
+ * fork's child that execs or _exits would print its parent's counts. */
 static void image_ends(bool all)
 {
 	if (mode == RECORD_YES && all)
 		record_all_now();
 	else if (mode == RECORD_YES)
 		record_mine();
-	else if (mode == RECORD_NO)
-		print_table();
 }
 
-/* Call the real exec function NAME of type TYPE with ARGS, after
+/* Call the real exec function I of type TYPE with ARGS, after
  * image_ends; -1 (ENOSYS) if there is none. */
-#define REAL_EXEC(type, name, ...) \
+#define REAL_EXEC(type, i, ...) \
 	do { \
-		static void *_Atomic real; \
-		type fn = (type)real_fn(&real, name); \
+		type fn = (type)real_fn(i); \
 		if (!fn) { \
 			errno = ENOSYS; \
 			return -1; \
@@ -311,27 +316,27 @@ typedef int (*fexecve_type)(int, char *const[], char *const[]);
 
 int execve(const char *path, char *const argv[], char *const envp[])
 {
-	REAL_EXEC(execve_type, "execve", path, argv, envp);
+	REAL_EXEC(execve_type, REAL_EXECVE, path, argv, envp);
 }
 
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	REAL_EXEC(execve_type, "execvpe", file, argv, envp);
+	REAL_EXEC(execve_type, REAL_EXECVPE, file, argv, envp);
 }
 
 int execv(const char *path, char *const argv[])
 {
-	REAL_EXEC(execv_type, "execv", path, argv);
+	REAL_EXEC(execv_type, REAL_EXECV, path, argv);
 }
 
 int execvp(const char *file, char *const argv[])
 {
-	REAL_EXEC(execv_type, "execvp", file, argv);
+	REAL_EXEC(execv_type, REAL_EXECVP, file, argv);
 }
 
 int fexecve(int fd, char *const argv[], char *const envp[])
 {
-	REAL_EXEC(fexecve_type, "fexecve", fd, argv, envp);
+	REAL_EXEC(fexecve_type, REAL_FEXECVE, fd, argv, envp);
 }
 
 /* execl, execlp, execle: their arguments as an array (on the stack: an
@@ -393,12 +398,11 @@ int execle(const char *path, const char *arg0, ...)
 	return execve(path, argv, envp);
 }
 
-/* _exit, _Exit: the same, then the real one (the system call if there is
- * none). */
-#define REAL_EXIT(name, status) \
+/* _exit, _Exit: the same, then the real one I (the system call if there
+ * is none). */
+#define REAL_EXIT(i, status) \
 	do { \
-		static void *_Atomic real; \
-		void (*fn)(int) = (void (*)(int))real_fn(&real, name); \
+		void (*fn)(int) = (void (*)(int))real_fn(i); \
 		image_ends(true); \
 		if (fn) \
 			fn(status); \
@@ -408,12 +412,12 @@ int execle(const char *path, const char *arg0, ...)
 
 void _exit(int status)
 {
-	REAL_EXIT("_exit", status);
+	REAL_EXIT(REAL__EXIT, status);
 }
 
 void _Exit(int status)
 {
-	REAL_EXIT("_Exit", status);
+	REAL_EXIT(REAL__EXIT2, status);
 }
 
 /* fork: the child may dlopen (the lock must be free) and records into a
@@ -437,7 +441,11 @@ static void child_after_fork(void)
 
 __attribute__((constructor)) static void trace_start(void)
 {
-	int err = pfe_init();
+	int err;
+
+	for (unsigned i = 0; i < NREALS; i++)
+		real_fn(i);
+	err = pfe_init();
 	mode = record_start();
 	if (mode == RECORD_FAILED)
 		return;
