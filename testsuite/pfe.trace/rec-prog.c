@@ -5,7 +5,7 @@
  *                  the stack on every target); jumper longjmp'ing out of
  *                  deep; a child (fork) calling in_child 3 times
  *   flight         tick(i) for i from 0 to 99999, then last()
- *   churn          CHURN threads one after the other, each worker(0)
+ *   churn          CHURN (400) threads one after the other, each worker(0)
  *                  (mid, leaf twice); prints "vm growth N KiB", how much
  *                  the address space grew over them (a record buffer a
  *                  thread that is never freed: 1 MiB each)
@@ -87,18 +87,25 @@ static int threads(void)
 	return 1;
 }
 
-#define CHURN 200
+#define CHURN 400
 
-/* The process's address space in KiB (VmSize), or -1. */
+/* The process's address space in KiB (VmSize), or -1.  Read by hand:
+ * glibc 2.38's headers bind strtol and sscanf under C23 (GCC 15's
+ * default) to symbols bookworm's libc lacks. */
 static long vm_kib(void)
 {
 	char line[256];
 	long kib = -1;
 	FILE *f = fopen("/proc/self/status", "r");
 
-	while (f && fgets(line, sizeof line, f))
-		if (strncmp(line, "VmSize:", 7) == 0)
-			kib = strtol(line + 7, NULL, 10);
+	while (f && fgets(line, sizeof line, f)) {
+		if (strncmp(line, "VmSize:", 7) != 0)
+			continue;
+		kib = 0;
+		for (const char *p = line + 7; *p; p++)
+			if (*p >= '0' && *p <= '9')
+				kib = kib * 10 + (*p - '0');
+	}
 	if (f)
 		fclose(f);
 	return kib;
