@@ -156,6 +156,11 @@ HIDDEN int pfe__membarrier(void);
  * libpfe-trace's fatal signals): OLD's handler (with its mask), nothing
  * (ignored), or the default action. */
 HIDDEN void pfe__chain_signal(const struct sigaction *old, int sig, siginfo_t *si, void *uc);
+/* Whether SA is the default action. */
+static inline bool pfe__default_action(const struct sigaction *sa)
+{
+	return !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler == SIG_DFL;
+}
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
 /* The trampoline an exit sled of KIND calls (patch.c's table), or -1 for

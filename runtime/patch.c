@@ -92,7 +92,7 @@ void pfe__chain_signal(const struct sigaction *old, int sig, siginfo_t *si, void
 
 	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN)
 		return;
-	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_DFL) {
+	if (pfe__default_action(old)) {
 		sigaction(sig, old, NULL);
 		raise(sig);
 		return;

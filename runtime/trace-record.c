@@ -715,7 +715,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	for (size_t i = 0; i < NFATAL; i++) {
 		if (fatal_signals[i] != sig)
 			continue;
-		if (!(before_ours[i].sa_flags & SA_SIGINFO) && before_ours[i].sa_handler == SIG_DFL)
+		if (pfe__default_action(&before_ours[i]))
 			record_all_now();
 		else
 			record_mine();
