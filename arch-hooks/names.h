@@ -46,6 +46,13 @@
 #define PFE_VECTOR_ARGS_LOW16 16
 /* ... and those with vector_arg_bytes and the trampolines that use it. */
 #define PFE_VECTOR_ARGS_TARGETS "x86_64"
+/* A record per instrumented function whose callers keep every register
+ * across it (x86's no_caller_saved_registers and interrupt functions,
+ * riscv's interrupt ones), made whatever the options: one pointer-sized
+ * word, its site (as vector-args').  libpfe's trampolines keep only what
+ * an ordinary call does not clobber, so libpfe leaves such a function
+ * alone: a handler of it would clobber what its callers keep. */
+#define PFE_SECTION_KEEPS_ALL "__pfe_keeps_all"
 /* The call-site records of the fentry call (x86's -mrecord-mcount). */
 #define PFE_SECTION_CALLS "__mcount_loc"
 /* What the fentry call calls unless told otherwise (GCC's -mfentry). */

@@ -32,6 +32,9 @@
  *                     the site and how much of the vector registers the
  *                     arguments use, when the target's hook knows and it
  *                     is at most their low 16 bytes.
+ *   keeps-all         a record in __pfe_keeps_all, with the site's own, of
+ *                     a function whose callers keep every register
+ *                     (no_caller_saved_registers, interrupt): the site.
  *
  * Debugging: -S shows the text; -fdump-rtl-pfe_entry the insns; a missing
  * pre area on one function means begin_function was not reached for it, a
@@ -114,22 +117,28 @@ static void site_label(const struct pfe_plan *plan, char *label, size_t size)
 		 plan->label_no);
 }
 
-/* vector-args: the site's record of the low bytes of vector registers
- * the arguments use (names.h), when the target's hook knows them and they
- * are not more than 16.  Printed with the site's own record; none when
- * cfun is not the function's (nothing to tell). */
-static void put_vector_args_record(FILE *out, const struct pfe_plan *plan)
+/* The records that say more of the site (names.h), printed with its own:
+ * keeps_all's (the site), and vector-args' (the site and the low bytes of
+ * vector registers the arguments use) when the target's hook knows them
+ * and they are not more than 16, none when cfun is not the function's
+ * (nothing to tell). */
+static void put_site_records(FILE *out, const struct pfe_plan *plan)
 {
 	char label[32], bytes[16];
 	const char *words[] = { label, bytes };
 	int n;
 
+	site_label(plan, label, sizeof(label));
+	if (plan->keeps_all) {
+		push_record_section(out, plan, PFE_SECTION_KEEPS_ALL, label, true);
+		put_record_words(out, words, 1);
+		fputc('\n', out);
+	}
 	if (!plan->vector_args || !cfun || cfun->decl != plan->decl)
 		return;
 	n = pfe_backend->vector_arg_bytes();
 	if (n != PFE_VECTOR_ARGS_NONE && n != PFE_VECTOR_ARGS_LOW16)
 		return;
-	site_label(plan, label, sizeof(label));
 	snprintf(bytes, sizeof(bytes), "%d", n);
 	push_record_section(out, plan, PFE_SECTION_VECTOR_ARGS, label, true);
 	put_record_words(out, words, 2);
@@ -144,7 +153,7 @@ static void put_entry_record(FILE *out, const struct pfe_plan *plan)
 	snprintf(label, sizeof(label), ".LPFE%u", plan->label_no);
 	put_record(out, plan, plan->section, label,
 		   pfe_opts.record == PFE_RECORD_REL32);
-	put_vector_args_record(out, plan);
+	put_site_records(out, plan);
 	fprintf(out, "%s:\n", label);
 }
 
@@ -157,7 +166,7 @@ static void put_fentry_call(FILE *out, const struct pfe_plan *plan)
 	snprintf(label, sizeof(label), ".LPFC%u", plan->label_no);
 	put_record(out, plan, pfe_opts.call_section, label, false);
 	if (plan->pre + plan->post == 0)
-		put_vector_args_record(out, plan);
+		put_site_records(out, plan);
 	pfe_backend->put_fentry_call(out, pfe_opts.fentry, label, pfe_opts.fentry_nop);
 }
 

@@ -164,6 +164,10 @@ struct pfe_backend {
 	 * or unknown.  NULL where libpfe has no use for it: the option is
 	 * refused there. */
 	int (*vector_arg_bytes)(void);
+	/* The attributes of a function whose callers keep every register
+	 * across it (NULL-ended; NULL: none): it gets a record in
+	 * PFE_SECTION_KEEPS_ALL. */
+	const char *const *keeps_all_attributes;
 };
 
 /* Defined by the arch-hooks file for this GCC's target.  Called once the
@@ -194,6 +198,8 @@ struct pfe_plan {
 	/* vector-args: a record of what its arguments use of the vector
 	 * registers, when that is known and at most their low 16 bytes. */
 	bool vector_args;
+	/* Its callers keep every register across it (keeps_all_attributes). */
+	bool keeps_all;
 };
 
 /* plan.c */

@@ -101,6 +101,18 @@ const char *pfe_layout_refused(unsigned int pre, unsigned int post)
 	return pfe_kcfi_layout_refused(pre_bytes);
 }
 
+/* Whether FNDECL's callers keep every register across it: it or its type
+ * has one of the target's keeps_all_attributes (type attributes on x86
+ * and riscv; a decl's too, in case a GCC moves them). */
+static bool callers_keep_all(tree fndecl)
+{
+	for (const char *const *a = pfe_backend->keeps_all_attributes; a && *a; a++)
+		if (lookup_attribute(*a, DECL_ATTRIBUTES(fndecl)) ||
+		    lookup_attribute(*a, TYPE_ATTRIBUTES(TREE_TYPE(fndecl))))
+			return true;
+	return false;
+}
+
 static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
 {
 	unsigned int size = 0, pre = 0;
@@ -142,6 +154,7 @@ static void pfe_plan_compute(struct pfe_plan *plan, tree fndecl)
 		plan->clobbers = pfe_opts.clobbers;
 		plan->exits = pfe_opts.exits;
 		plan->vector_args = pfe_opts.vector_args;
+		plan->keeps_all = callers_keep_all(fndecl);
 	}
 	pfe_kcfi_plan(plan);
 }

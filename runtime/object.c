@@ -514,7 +514,8 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 
 /* ---- the plugin's records for libpfe (names.h): exits' sleds
  * (PFE_SECTION_EXITS, three words a record), vector-args'
- * (PFE_SECTION_VECTOR_ARGS, two words) ---- */
+ * (PFE_SECTION_VECTOR_ARGS, two words), keeps-all's (PFE_SECTION_KEEPS_ALL,
+ * one) ---- */
 
 /* The function of O whose entry or fentry call record is SITE, or NULL. */
 static struct pfe_func *func_of_site(struct pfe_object *o, uintptr_t site)
@@ -625,28 +626,51 @@ static int read_sleds(const struct file *f, struct pfe_object *o, bool unrelocat
 	return 0;
 }
 
+/* Each record of O's sections NAME, WORDS pointer-sized words each (the
+ * first the site of a function of O), given to MARK with that function. */
+static void each_site_record(const struct file *f, struct pfe_object *o, const char *name, size_t words,
+			     void (*mark)(struct pfe_func *fn, const uintptr_t *r))
+{
+	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
+		size_t count = 0;
+		const uintptr_t *r = loaded_words(f, o, i, name, &count);
+
+		for (size_t k = 0; k + words <= count; k += words) {
+			struct pfe_func *fn = func_of_site(o, r[k]);
+
+			if (fn)
+				mark(fn, &r[k]);
+		}
+	}
+}
+
 /* vector-args: each PFE_SECTION_VECTOR_ARGS record (the site, the low
  * bytes of vector registers its arguments use) gives its function's
  * vec_save; an unknown count leaves it FULL.  Only where libpfe has the
  * trampolines that save less, and not in an object not relocated yet (as
  * sleds): its entries then save them in full. */
-static void read_vector_args(const struct file *f, struct pfe_object *o, bool unrelocated)
+static void mark_vec_save(struct pfe_func *fn, const uintptr_t *r)
 {
-	if (!PFE_SLOT_VEC_SAVES || unrelocated)
-		return;
-	for (unsigned i = 1; i < f->eh->e_shnum; i++) {
-		size_t count = 0;
-		const uintptr_t *r = loaded_words(f, o, i, PFE_SECTION_VECTOR_ARGS, &count);
+	if (r[1] == PFE_VECTOR_ARGS_NONE)
+		fn->vec_save = PFE_VEC_NONE;
+	else if (r[1] == PFE_VECTOR_ARGS_LOW16)
+		fn->vec_save = PFE_VEC_LOW16;
+}
 
-		for (size_t k = 0; k + 1 < count; k += 2) {
-			struct pfe_func *fn = func_of_site(o, r[k]);
-
-			if (fn && r[k + 1] == PFE_VECTOR_ARGS_NONE)
-				fn->vec_save = PFE_VEC_NONE;
-			else if (fn && r[k + 1] == PFE_VECTOR_ARGS_LOW16)
-				fn->vec_save = PFE_VEC_LOW16;
-		}
-	}
+/* PFE_SECTION_KEEPS_ALL: a function whose callers keep every register
+ * across it is not patched (its entry and exit handlers would clobber
+ * what they keep: the trampolines keep only what an ordinary call
+ * does not).  Read before the sleds (an unpatchable function keeps none);
+ * not in an object not relocated yet (audit.c), whose entries are only
+ * written in their disabled form, which runs as the NOPs did: the
+ * program's libpfe reads the object again. */
+static void mark_keeps_all(struct pfe_func *fn, const uintptr_t *r)
+{
+	(void)r;
+	fn->patch = NULL;
+	fn->dispatch = PFE_DISPATCH_NONE;
+	fn->key = fn->slot = 0;
+	fn->why = "its callers keep every register across it (no_caller_saved_registers, interrupt)";
 }
 
 static int by_key(const void *a, const void *b)
@@ -721,10 +745,12 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 		err = read_records(&f, o, &record_kinds[k], id->unrelocated, &recs, &nrecs);
 	if (!err)
 		err = make_funcs(o, &f, syms, nsyms, recs, nrecs);
+	if (!err && !id->unrelocated)
+		each_site_record(&f, o, PFE_SECTION_KEEPS_ALL, 1, mark_keeps_all);
 	if (!err)
 		err = read_sleds(&f, o, id->unrelocated);
-	if (!err)
-		read_vector_args(&f, o, id->unrelocated);
+	if (!err && PFE_SLOT_VEC_SAVES && !id->unrelocated)
+		each_site_record(&f, o, PFE_SECTION_VECTOR_ARGS, 2, mark_vec_save);
 	if (!err)
 		err = index_keys(o);
 	free(recs);

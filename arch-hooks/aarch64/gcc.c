@@ -132,6 +132,7 @@ static const struct pfe_backend aarch64_arch = {
 	.exit_sled = NULL,
 	.exit_return_kind = NULL,
 	.vector_arg_bytes = NULL,
+	.keeps_all_attributes = NULL,
 };
 
 const struct pfe_backend *pfe_backend_select(const char **why)

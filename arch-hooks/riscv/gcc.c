@@ -63,6 +63,9 @@ static unsigned int riscv_kcfi_align_log2(void)
 
 static const char *const riscv_kcfi_clobbers[] = { "t1", "t2", NULL };
 
+/* An interrupt handler: the interrupted code keeps every register. */
+static const char *const riscv_keeps_all[] = { "interrupt", NULL };
+
 static const struct pfe_backend riscv64_arch = {
 	.nop = "\tnop\n",
 	.nop_size = 4,
@@ -97,6 +100,7 @@ static const struct pfe_backend riscv64_arch = {
 	.exit_sled = NULL,
 	.exit_return_kind = NULL,
 	.vector_arg_bytes = NULL,
+	.keeps_all_attributes = riscv_keeps_all,
 };
 
 const struct pfe_backend *pfe_backend_select(const char **why)

@@ -239,6 +239,10 @@ static int x86_vector_arg_bytes(void)
 	return bytes;
 }
 
+/* The functions whose callers keep every register (GCC 7+: an interrupt
+ * handler is called by the CPU, whose interrupted code keeps them all). */
+static const char *const x86_keeps_all[] = { "no_caller_saved_registers", "interrupt", NULL };
+
 static const struct pfe_backend x86_64_arch = {
 	.nop = "\tnop\n",
 	.nop_size = 1,
@@ -277,6 +281,7 @@ static const struct pfe_backend x86_64_arch = {
 	.exit_sled = "\t.byte\t0x0f, 0x1f, 0x44, 0x00, 0x00\n",
 	.exit_return_kind = x86_exit_return_kind,
 	.vector_arg_bytes = x86_vector_arg_bytes,
+	.keeps_all_attributes = x86_keeps_all,
 };
 
 static const struct pfe_backend i386_arch = {
@@ -316,6 +321,7 @@ static const struct pfe_backend i386_arch = {
 	.exit_sled = NULL,	/* libpfe has no exit sleds for i386 */
 	.exit_return_kind = NULL,
 	.vector_arg_bytes = NULL,
+	.keeps_all_attributes = x86_keeps_all,
 };
 
 const struct pfe_backend *pfe_backend_select(const char **why)

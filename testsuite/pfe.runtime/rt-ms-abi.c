@@ -34,7 +34,6 @@ struct kept {
 	uint8_t xmm[10][16];		/* xmm6-15: byte r of each register r */
 };
 
-static unsigned long entries, exits;
 
 /* Call FN(20, 22) from asm with rdi, rsi and xmm6-15 set (xmm r: every
  * byte r), into OUT as they are after it; FN's value. */
@@ -80,19 +79,7 @@ static void clobber(void)
 			 "xmm14", "xmm15");
 }
 
-static void entry_clobbers(struct pfe_call *c)
-{
-	(void)c;
-	entries++;
-	clobber();
-}
-
-static void exit_clobbers(struct pfe_call *c)
-{
-	(void)c;
-	exits++;
-	clobber();
-}
+CLOBBERING_HANDLERS(clobber)
 
 /* One call; its registers checked under STATE. */
 static void check_call(const char *state)

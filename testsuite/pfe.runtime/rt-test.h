@@ -1,6 +1,7 @@
 /* rt-test.h: what the runtime's test programs (rt-layouts.c, rt-abi.c)
- * share: NOINLINE, the fentry symbol of fentry builds, and CHECK, which
- * prints "FAIL: ..." and counts into failures (main returns it).
+ * share: NOINLINE, the fentry symbol of fentry builds, CHECK, which
+ * prints "FAIL: ..." and counts into failures (main returns it), and
+ * CLOBBERING_HANDLERS (rt-ms-abi.c, rt-keeps-all.c).
  * Debug: the programs print every failed CHECK; runtime.exp shows them.
  */
 #ifndef RT_TEST_H
@@ -30,5 +31,23 @@ static int failures;
 			failures++; \
 		} \
 	} while (0)
+
+/* Handlers entry_clobbers and exit_clobbers that count their calls (in
+ * entries and exits) and call CLOBBER: what a handler may do to the
+ * registers its trampoline must keep for the function's caller. */
+#define CLOBBERING_HANDLERS(clobber) \
+	static unsigned long entries, exits; \
+	static void entry_clobbers(struct pfe_call *c) \
+	{ \
+		(void)c; \
+		entries++; \
+		clobber(); \
+	} \
+	static void exit_clobbers(struct pfe_call *c) \
+	{ \
+		(void)c; \
+		exits++; \
+		clobber(); \
+	}
 
 #endif
