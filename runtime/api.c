@@ -689,13 +689,11 @@ static void retire_unused(void)
  * counted itself after the wait for it; it is waited for at the second
  * (and checks retired after counting itself, so it calls nothing retired
  * before the first). */
-int pfe_synchronize(void)
+int pfe__quiesce(void)
 {
 	static pthread_mutex_t flips = PTHREAD_MUTEX_INITIALIZER;
-	int cs = lock(), err = 0;
+	int cs, err = 0;
 
-	retire_unused();
-	unlock(cs);
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
 	pthread_mutex_lock(&flips);
 	for (int i = 0; i < 2 && !err; i++)
@@ -703,6 +701,15 @@ int pfe_synchronize(void)
 	pthread_mutex_unlock(&flips);
 	pthread_setcancelstate(cs, NULL);
 	return err;
+}
+
+int pfe_synchronize(void)
+{
+	int cs = lock();
+
+	retire_unused();
+	unlock(cs);
+	return pfe__quiesce();
 }
 
 void pfe_get_stats(struct pfe_stats *out)

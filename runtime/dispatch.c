@@ -37,7 +37,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 /* The trampolines save and restore the registers where tramp-layout.h
  * says; the structures the handlers read must have them there. */
@@ -128,18 +127,19 @@ struct pending_exit {
 	uintptr_t *saved[MAX_SAVED];
 };
 
-/* A thread's own part of libpfe, mapped at its first handler call (mmap:
- * a handler may run in a signal handler, where malloc may not): its read
- * sections, counted per epoch, and its exit stack.  Blocks are never
- * unmapped (pfe__drain reads every one's counts without a lock): when its
+/* A thread's own part of libpfe, taken from a pool (pool.c) at its first
+ * handler call: its read sections, counted per epoch, and its exit
+ * stack.  pfe__drain reads every block's counts without a lock; when its
  * thread ends (a thread key's destructor) a block is free for the next. */
 struct pfe_thread {
+	struct pfe_pooled pooled;		/* first: the pool's */
 	_Atomic unsigned long reading[2];	/* read sections, by epoch */
-	_Atomic unsigned used;			/* 0 or 1: riscv64 has no byte CAS */
-	struct pfe_thread *next;		/* every block, newest first */
 	struct pending_exit exits[EXIT_DEPTH];
 };
-static struct pfe_thread *_Atomic threads;
+static struct pfe_pooled *_Atomic threads;
+#define for_each_thread(t) \
+	for (struct pfe_thread *t = (struct pfe_thread *)atomic_load_explicit(&threads, memory_order_acquire); t; \
+	     t = (struct pfe_thread *)t->pooled.next)
 static pthread_key_t self_key;
 static bool self_key_made;
 static _Thread_local IE struct pfe_thread *self;
@@ -162,7 +162,7 @@ static void thread_ends(void *block)
 		leave_frames_from(0);
 	self = NULL;
 	pfe__nexits = 0;
-	atomic_store_explicit(&t->used, 0, memory_order_release);
+	pfe__pool_give_back(&t->pooled);
 }
 
 void pfe__threads_init(void)
@@ -179,22 +179,9 @@ static bool thread_ready(void)
 
 	if (self)
 		return true;
-	for (t = atomic_load_explicit(&threads, memory_order_acquire); t; t = t->next) {
-		unsigned free = 0;
-
-		if (atomic_compare_exchange_strong(&t->used, &free, 1))
-			break;
-	}
-	if (!t) {
-		t = mmap(NULL, sizeof *t, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (t == MAP_FAILED)
-			return false;
-		t->used = 1;
-		t->next = atomic_load_explicit(&threads, memory_order_relaxed);
-		while (!atomic_compare_exchange_weak_explicit(&threads, &t->next, t, memory_order_release,
-							      memory_order_relaxed))
-			;
-	}
+	t = (struct pfe_thread *)pfe__pool_take(&threads, sizeof *t);
+	if (!t)
+		return false;
 	self = t;
 	if (self_key_made)
 		pthread_setspecific(self_key, t);
@@ -203,12 +190,12 @@ static bool thread_ready(void)
 
 void pfe__threads_forked(void)
 {
-	for (struct pfe_thread *t = atomic_load(&threads); t; t = t->next) {
+	for_each_thread(t) {
 		if (t == self)
 			continue;
 		atomic_store(&t->reading[0], 0);
 		atomic_store(&t->reading[1], 0);
-		atomic_store(&t->used, 0);
+		pfe__pool_give_back(&t->pooled);
 	}
 }
 
@@ -243,7 +230,7 @@ static inline void read_end(unsigned e)
 
 static bool reading(unsigned e)
 {
-	for (struct pfe_thread *t = atomic_load_explicit(&threads, memory_order_acquire); t; t = t->next)
+	for_each_thread(t)
 		if (atomic_load_explicit(&t->reading[e], memory_order_acquire))
 			return true;
 	return false;

@@ -217,6 +217,20 @@ HIDDEN void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot);
 HIDDEN void pfe__exits_restore(uintptr_t sp);
 HIDDEN void pfe__exits_redivert(uintptr_t cfa);
 HIDDEN void pfe__exits_leave_all(void);
+/* pool.c: a pool of per-thread blocks of one size, each beginning with
+ * struct pfe_pooled, listed newest first from the pool's head.
+ * pfe__pool_take: a free one taken (used), else a new one of SIZE bytes,
+ * zeroed; NULL without memory.  pfe__pool_give_back: free for another
+ * thread (its thread ended). */
+struct pfe_pooled {
+	struct pfe_pooled *next;	/* every block of the pool */
+	_Atomic unsigned used;		/* 0 or 1: riscv64 has no byte CAS */
+};
+HIDDEN struct pfe_pooled *pfe__pool_take(struct pfe_pooled *_Atomic *pool, size_t size);
+static inline void pfe__pool_give_back(struct pfe_pooled *b)
+{
+	atomic_store_explicit(&b->used, 0, memory_order_release);
+}
 /* dispatch.c: a thread's block (its read sections and exit stack), made
  * at its first handler call: the thread key that frees it (pfe_init);
  * the blocks of the threads a fork left behind, free in the child. */
@@ -225,6 +239,10 @@ HIDDEN void pfe__threads_forked(void);
 /* pfe_synchronize: flip the read sections' epoch and wait until none of
  * the old one is left, at most TIMEOUT_MS: 0, PFE_EBUSY or PFE_ESYNC. */
 HIDDEN int pfe__drain(unsigned timeout_ms);
+/* api.c: pfe_synchronize's wait without libpfe's lock: when it returns 0,
+ * every handler call that began before it has ended (PFE_EBUSY or
+ * PFE_ESYNC if not). */
+HIDDEN int pfe__quiesce(void);
 /* A forced unwind (thread cancellation: glibc's own unwinder, which
  * unwind.c's wrappers do not see) left the frame whose CFA is CFA and
  * which returns to pfe__tramp_return, and those it called: call their

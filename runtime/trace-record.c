@@ -42,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -57,12 +56,9 @@
 
 /* A thread's buffer and its call state; only the thread writes it (the
  * exit reads it after pfe_synchronize).  When its thread ends it is
- * written and free for the next thread (a server making a thread a
- * request would otherwise map one a thread until mmap fails: Linux's
- * 65530 mappings a process). */
+ * written and free for the next thread (pool.c). */
 struct tbuf {
-	struct tbuf *next;		/* every buffer of the process */
-	_Atomic uint32_t used;		/* 0: free (0 or 1: riscv64 has no byte CAS) */
+	struct pfe_pooled pooled;	/* first: every buffer of the process */
 	uint32_t tid, serial;
 	uint32_t depth;			/* traced calls running */
 	uint32_t notrace;		/* -N calls running */
@@ -91,7 +87,12 @@ static struct {
 
 const struct trace_func trace_plain;
 
-static struct tbuf *_Atomic all_bufs;
+static struct pfe_pooled *_Atomic all_bufs;
+/* While an exec writes every thread's buffer: handlers write nothing
+ * (record_exec). */
+static _Atomic bool frozen;
+#define for_each_buf(buf) \
+	for (struct tbuf *buf = (struct tbuf *)atomic_load(&all_bufs); buf; buf = (struct tbuf *)buf->pooled.next)
 static _Atomic uint32_t next_serial;
 static __thread struct tbuf *my_buf __attribute__((tls_model("initial-exec")));
 
@@ -263,34 +264,6 @@ static bool buf_key_made;
  * record_stop writes them all: never both on one buffer. */
 static pthread_mutex_t ending_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A free buffer of an ended thread, taken; NULL if none. */
-static struct tbuf *free_buf(void)
-{
-	for (struct tbuf *buf = atomic_load(&all_bufs); buf; buf = buf->next) {
-		uint32_t free = 0;
-
-		if (atomic_compare_exchange_strong(&buf->used, &free, 1))
-			return buf;
-	}
-	return NULL;
-}
-
-/* A new buffer (mmap: handlers may run in signal handlers), in the list. */
-static struct tbuf *new_buf(void)
-{
-	struct tbuf *buf = mmap(NULL, sizeof *buf + cfg.cap * sizeof buf->recs[0], PROT_READ | PROT_WRITE,
-				MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (buf == MAP_FAILED)
-		return NULL;
-	buf->used = 1;
-	buf->cap = cfg.cap;
-	buf->next = atomic_load(&all_bufs);
-	while (!atomic_compare_exchange_weak(&all_bufs, &buf->next, buf))
-		;
-	return buf;
-}
-
 /* This thread's buffer, taken at its first call (an ended thread's, or
  * a new one); NULL when there is no memory (its calls are not
  * recorded). */
@@ -300,8 +273,11 @@ static struct tbuf *thread_buf(void)
 
 	if (buf)
 		return buf;
-	if (!(buf = free_buf()) && !(buf = new_buf()))
+	/* Of one size: cfg.cap is set once, at the start. */
+	buf = (struct tbuf *)pfe__pool_take(&all_bufs, sizeof *buf + cfg.cap * sizeof buf->recs[0]);
+	if (!buf)
 		return NULL;
+	buf->cap = cfg.cap;
 	buf->tid = gettid_now();
 	buf->serial = atomic_fetch_add(&next_serial, 1);
 	buf->head = 0;
@@ -321,7 +297,7 @@ static void thread_ends(void *arg)
 	pthread_mutex_lock(&ending_lock);
 	flush_buf(buf);
 	my_buf = NULL;
-	atomic_store_explicit(&buf->used, 0, memory_order_release);
+	pfe__pool_give_back(&buf->pooled);
 	pthread_mutex_unlock(&ending_lock);
 }
 
@@ -353,7 +329,7 @@ void record_entry(struct pfe_call *c)
 	unsigned flags = 0, depth, rdepth, by;
 	uint32_t func = rec_func(c, &by);
 
-	if (!buf) {
+	if (!buf || atomic_load_explicit(&frozen, memory_order_acquire)) {
 		c->cookie = 0;
 		return;
 	}
@@ -407,7 +383,7 @@ void record_exit(struct pfe_call *c)
 	if (!buf || !depth)
 		return;
 	buf->depth = depth - 1;
-	if (flags & C_RECORDED) {
+	if ((flags & C_RECORDED) && !atomic_load_explicit(&frozen, memory_order_acquire)) {
 		unsigned rdepth = depth - buf->filter_base;
 
 		if (!cfg.min_ns || cookie_elapsed(c->cookie, now) >= cfg.min_ns || !took_back(buf, c, rdepth)) {
@@ -688,25 +664,55 @@ void record_mine(void)
 		flush_buf(my_buf);
 }
 
+void record_exec(void)
+{
+	int err;
+
+	if (getpid() != cfg.pid) {
+		record_mine();
+		return;
+	}
+	atomic_store(&frozen, true);
+	err = pfe__quiesce();
+	if (err)
+		say("record_exec: a handler still runs; its thread's last records may be torn", pfe_strerror(err));
+	pthread_mutex_lock(&ending_lock);
+	for_each_buf(buf)
+		if (cfg.path[0] && atomic_load(&buf->pooled.used))
+			flush_buf(buf);
+	pthread_mutex_unlock(&ending_lock);
+}
+
+void record_exec_failed(void)
+{
+	atomic_store(&frozen, false);
+}
+
 void record_all_now(void)
 {
 	if (getpid() != cfg.pid) {
 		record_mine();
 		return;
 	}
-	for (struct tbuf *buf = atomic_load(&all_bufs); buf && cfg.path[0]; buf = buf->next)
-		if (atomic_load(&buf->used))
+	for_each_buf(buf)
+		if (cfg.path[0] && atomic_load(&buf->pooled.used))
 			flush_buf(buf);
 }
 
-/* The signals that end a process in a crash (and abort's): its records
- * are written first, then the process does what it would have done
- * without us (pfe__chain_signal: the handler before ours, or the default
- * action, whose core dump has the fault's context).  Every thread's when
- * that is the default action (the process ends), else the thread's the
- * signal hit (a handler before ours may recover).  A handler the program
- * installs later replaces ours. */
-static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS };
+/* The signals whose default action ends the process: a crash (and
+ * abort), and those sent to end it (Ctrl-C, kill, a write to a closed
+ * pipe, a timer without a handler...).  Its records are written first,
+ * then the process does what it would have done without us
+ * (pfe__chain_signal: the handler before ours, or the default action,
+ * whose core dump has the fault's context).  Every thread's when that is
+ * the default action (the process ends), else the thread's the signal hit
+ * (a handler before ours may recover).  An ignored signal stays ignored
+ * (nohup's SIGHUP: the programs it execs inherit that); a handler the
+ * program installs later replaces ours.  Not the real-time signals (glibc
+ * keeps some for itself). */
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGHUP, SIGINT, SIGQUIT,
+				     SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM,
+				     SIGPROF, SIGIO, SIGPWR };
 #define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
 static struct sigaction before_ours[NFATAL];
 
@@ -729,7 +735,9 @@ static void catch_fatal_signals(void)
 
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NFATAL; i++)
-		sigaction(fatal_signals[i], &sa, &before_ours[i]);
+		if (sigaction(fatal_signals[i], NULL, &before_ours[i]) == 0 &&
+		    ((before_ours[i].sa_flags & SA_SIGINFO) || before_ours[i].sa_handler != SIG_IGN))
+			sigaction(fatal_signals[i], &sa, NULL);
 }
 
 enum record_mode record_start(void)
@@ -759,11 +767,11 @@ void record_forked(void)
 	atomic_store(&next_serial, 0);
 	if (mine) {
 		mine->head = 0;
-		mine->next = NULL;
+		mine->pooled.next = NULL;
 		mine->tid = gettid_now();
 		mine->serial = atomic_fetch_add(&next_serial, 1);
 	}
-	atomic_store(&all_bufs, mine);
+	atomic_store(&all_bufs, mine ? &mine->pooled : NULL);
 	snprintf(dir, sizeof dir, "%s", cfg.path);
 	slash = strrchr(dir, '/');
 	if (slash)
@@ -787,8 +795,10 @@ void record_stop(void)
 	if (!cfg.path[0])
 		return;
 	pthread_mutex_lock(&ending_lock);
-	for (struct tbuf *buf = atomic_load(&all_bufs); buf; buf = buf->next, threads++)
+	for_each_buf(buf) {
 		flush_buf(buf);
+		threads++;
+	}
 	pthread_mutex_unlock(&ending_lock);
 	if (debugging())
 		fprintf(stderr, "pfe-trace: %zu threads written to %s\n", threads, cfg.path);

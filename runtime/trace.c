@@ -281,33 +281,32 @@ void *dlopen(const char *path, int flags)
 }
 
 /* exec and _exit: the image ends without its destructors, so what it
- * recorded is written first.  At an exec the calling thread's records
- * (the other threads end with the image, their records since their last
- * write lost as when a process is killed; a failed exec records on); at
- * _exit every thread's (ALL).  Every exec function of libc's is
- * interposed: they do not call each other through symbols another object
- * can take.  exit calls _exit inside libc: its destructors (trace_stop)
- * have written everything by then.  The flat table is not printed: a
- * fork's child that execs or _exits would print its parent's counts. */
-static void image_ends(bool all)
-{
-	if (mode == RECORD_YES && all)
-		record_all_now();
-	else if (mode == RECORD_YES)
-		record_mine();
-}
+ * recorded is written first, every thread's (record_exec,
+ * record_all_now); a failed exec records on.  Every exec function of
+ * libc's is interposed: they do not call each other through symbols
+ * another object can take.  exit calls _exit inside libc: its destructors
+ * (trace_stop) have written everything by then.  The flat table is not
+ * printed: a fork's child that execs or _exits would print its parent's
+ * counts. */
 
 /* Call the real exec function I of type TYPE with ARGS, after
- * image_ends; -1 (ENOSYS) if there is none. */
+ * record_exec; -1 (ENOSYS) if there is none. */
 #define REAL_EXEC(type, i, ...) \
 	do { \
 		type fn = (type)real_fn(i); \
+		int ret, err; \
 		if (!fn) { \
 			errno = ENOSYS; \
 			return -1; \
 		} \
-		image_ends(false); \
-		return fn(__VA_ARGS__); \
+		if (mode == RECORD_YES) \
+			record_exec(); \
+		ret = fn(__VA_ARGS__); \
+		err = errno; \
+		if (mode == RECORD_YES) \
+			record_exec_failed(); \
+		errno = err; \
+		return ret; \
 	} while (0)
 
 typedef int (*execve_type)(const char *, char *const[], char *const[]);
@@ -398,12 +397,14 @@ int execle(const char *path, const char *arg0, ...)
 	return execve(path, argv, envp);
 }
 
-/* _exit, _Exit: the same, then the real one I (the system call if there
- * is none). */
+/* _exit, _Exit: the same (the other threads' buffers written while they
+ * may run: their last record torn at most), then the real one I (the
+ * system call if there is none). */
 #define REAL_EXIT(i, status) \
 	do { \
 		void (*fn)(int) = (void (*)(int))real_fn(i); \
-		image_ends(true); \
+		if (mode == RECORD_YES) \
+			record_all_now(); \
 		if (fn) \
 			fn(status); \
 		for (;;) \

@@ -68,10 +68,15 @@ void record_entry(struct pfe_call *c);
 void record_exit(struct pfe_call *c);
 /* In a child after fork (trace.c's lock held): a file of its own. */
 void record_forked(void);
-/* Before an exec or _exit (trace.c): write what this thread's buffer
- * holds (the others end with the image); recording goes on if an exec
- * fails. */
+/* What this thread's buffer holds written (a crash a handler before ours
+ * may recover from). */
 void record_mine(void);
+/* Before an exec (trace.c): every thread's records written, the others'
+ * once no handler runs (recording frozen: their calls from now on are
+ * not recorded; a vfork child writes its own alone); after a failed one,
+ * recording goes on (record_exec_failed). */
+void record_exec(void);
+void record_exec_failed(void);
 /* The process ends now (_exit, trace.c; a crash): every thread's records
  * written, the others' while they may still run (their last record torn
  * at most: the process is going); the calling thread's alone in a vfork

@@ -19,8 +19,8 @@ proc rt_build_lib {} {
 	lappend flags -I[pwd]/i386-include
     }
     set objs {}
-    foreach src [concat runtime/object.c runtime/patch.c runtime/dispatch.c runtime/unwind.c runtime/api.c runtime/audit.c \
-		     [pfe_arch_plain_srcs $rt_top] runtime/tramp-$pfe_target.S] {
+    foreach src [concat runtime/object.c runtime/patch.c runtime/dispatch.c runtime/pool.c runtime/unwind.c runtime/api.c \
+		     runtime/audit.c [pfe_arch_plain_srcs $rt_top] runtime/tramp-$pfe_target.S] {
 	set obj rt-[string map {/ -} [file rootname $src]].o
 	set r [pfe_build [list $rt_top/$src] $obj [concat $flags -c] 0]
 	if {[lindex $r 0] != 0} {

@@ -1,16 +1,21 @@
 /* rec-exec.c: a program for pfe-trace record (trace.exp) whose image ends
- * without its destructors.  With no argument it execs: the first image
- * calls work 5 times, fails an execl (a path that does not exist:
- * recording goes on), calls work twice more and execvp's itself with
- * "again"; that image calls other 3 times and prints "ok".  The first
- * image's calls are in a file of their own (PID.pfetrace; the second's
- * PID-1.pfetrace), written before the exec.  With "_exit", "segv" or
- * "abort" it starts a thread that calls work 3 times and waits for good,
- * calls work 5 times, prints "ok" and ends so: _exit(0), a write where
- * nothing is mapped, abort(); both threads' calls are written all the
- * same, and the process still dies of its signal.  Debugging: pfe-trace
- * record ./rec-exec.exe segv; pfe-trace replay. */
+ * without its destructors.  It starts a thread (waiter) that calls work 3
+ * times and waits for good, then calls work 5 times.  With no argument it
+ * execs: it fails an execl (a path that does not exist: recording goes
+ * on), calls work twice more and execvp's itself with "again"; that image
+ * calls other 3 times and prints "ok".  The first image's calls, both
+ * threads', are in a file of their own (PID.pfetrace; the second's
+ * PID-1.pfetrace), written before the exec.  With "_exit", "segv",
+ * "abort", "term" or "pipe" it prints "ok" and ends so: _exit(0), a write
+ * where nothing is mapped, abort(), a SIGTERM to itself (the process's:
+ * either thread takes it), a write to a pipe nobody reads; both threads'
+ * calls are written all the same, and the process still dies of its
+ * signal.  With "hup" it execs as with no argument, and the second image
+ * sends itself SIGHUP before its "ok": trace.exp runs it under nohup,
+ * whose SIG_IGN both images inherit (pfe-trace must keep it so).  Debugging:
+ * pfe-trace record ./rec-exec.exe segv; pfe-trace replay. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,19 +47,19 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "again") == 0) {
 		for (int i = 0; i < 3; i++)
 			sum += other(i);
+		if (argc > 2 && strcmp(argv[2], "hup") == 0)
+			kill(getpid(), SIGHUP);
 		printf("%s\n", sum == 18 ? "ok" : "wrong sum");
 		return sum != 18;
 	}
-	if (argc > 1) {
-		pthread_t t;
-		char c;
+	pthread_t t;
+	char c;
 
-		if (pipe(ready) || pthread_create(&t, NULL, waiter, NULL) || read(ready[0], &c, 1) != 1)
-			return 1;
-	}
+	if (pipe(ready) || pthread_create(&t, NULL, waiter, NULL) || read(ready[0], &c, 1) != 1)
+		return 1;
 	for (int i = 0; i < 5; i++)
 		sum += work(i);
-	if (argc > 1) {
+	if (argc > 1 && strcmp(argv[1], "hup") != 0) {
 		printf("ok\n");
 		fflush(stdout);
 		if (strcmp(argv[1], "_exit") == 0)
@@ -63,13 +68,18 @@ int main(int argc, char **argv)
 			*(volatile int *)(uintptr_t)sum = 1;	/* sum is 35: no page there */
 		if (strcmp(argv[1], "abort") == 0)
 			abort();
-		return 1;
+		if (strcmp(argv[1], "term") == 0)
+			kill(getpid(), SIGTERM);
+		if (strcmp(argv[1], "pipe") == 0 && close(ready[0]) == 0)
+			sum = (int)write(ready[1], &c, 1);
+		for (;;)
+			pause();
 	}
 	if (execl("/nonexistent/pfe-rec-exec", "pfe-rec-exec", "again", (char *)0) == 0)
 		return 1;
 	for (int i = 0; i < 2; i++)
 		sum += work(i);
-	char *again[] = { argv[0], "again", NULL };
+	char *again[] = { argv[0], "again", argv[1], NULL };
 	execvp(argv[0], again);
 	perror("execvp");
 	return 1;
