@@ -729,6 +729,15 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	}
 }
 
+void record_hide_action(int sig, struct sigaction *sa)
+{
+	if (!(sa->sa_flags & SA_SIGINFO) || sa->sa_sigaction != on_fatal)
+		return;
+	for (size_t i = 0; i < NFATAL; i++)
+		if (fatal_signals[i] == sig)
+			*sa = before_ours[i];
+}
+
 static void catch_fatal_signals(void)
 {
 	struct sigaction sa = { .sa_sigaction = on_fatal, .sa_flags = SA_SIGINFO | SA_ONSTACK };

@@ -27,6 +27,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -246,9 +247,12 @@ static void trace_new_functions(void)
 /* The functions interposed below: the next object's own, looked up at
  * load (trace_start): an exec in a child after fork must not call dlsym,
  * whose lock another thread may have held at the fork. */
-enum { REAL_DLOPEN, REAL_EXECVE, REAL_EXECVPE, REAL_EXECV, REAL_EXECVP, REAL_FEXECVE, REAL__EXIT, REAL__EXIT2, NREALS };
+enum {
+	REAL_DLOPEN, REAL_EXECVE, REAL_EXECVPE, REAL_EXECV, REAL_EXECVP, REAL_FEXECVE, REAL__EXIT, REAL__EXIT2,
+	REAL_SIGACTION, REAL_SIGNAL, NREALS
+};
 static const char *const real_names[NREALS] = {
-	"dlopen", "execve", "execvpe", "execv", "execvp", "fexecve", "_exit", "_Exit",
+	"dlopen", "execve", "execvpe", "execv", "execvp", "fexecve", "_exit", "_Exit", "sigaction", "signal",
 };
 static void *_Atomic reals[NREALS];
 
@@ -395,6 +399,44 @@ int execle(const char *path, const char *arg0, ...)
 	envp = va_arg(ap, char *const *);
 	va_end(ap);
 	return execve(path, argv, envp);
+}
+
+/* sigaction and signal: where pfe-trace record's handler of a signal that
+ * ends the process is installed, the program is told the action before
+ * it, as if we were not there (CPython installs its KeyboardInterrupt
+ * handler only where SIGINT's action is the default; a shell keeps what
+ * it inherited).  Setting an action replaces ours. */
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	int (*fn)(int, const struct sigaction *, struct sigaction *) =
+		(int (*)(int, const struct sigaction *, struct sigaction *))real_fn(REAL_SIGACTION);
+	int ret;
+
+	if (!fn) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = fn(sig, act, old);
+	if (ret == 0 && old && mode == RECORD_YES)
+		record_hide_action(sig, old);
+	return ret;
+}
+
+void (*signal(int sig, void (*handler)(int)))(int)
+{
+	void (*(*fn)(int, void (*)(int)))(int) = (void (*(*)(int, void (*)(int)))(int))real_fn(REAL_SIGNAL);
+	struct sigaction old = { .sa_handler = SIG_ERR };
+
+	if (!fn) {
+		errno = ENOSYS;
+		return SIG_ERR;
+	}
+	old.sa_handler = fn(sig, handler);
+	if (old.sa_handler != SIG_ERR && mode == RECORD_YES) {
+		old.sa_flags = SA_SIGINFO;	/* what ours is installed with */
+		record_hide_action(sig, &old);
+	}
+	return old.sa_handler;
 }
 
 /* _exit, _Exit: the same (the other threads' buffers written while they

@@ -10,7 +10,9 @@
  * where nothing is mapped, abort(), a SIGTERM to itself (the process's:
  * either thread takes it), a write to a pipe nobody reads; both threads'
  * calls are written all the same, and the process still dies of its
- * signal.  With "hup" it execs as with no argument, and the second image
+ * signal.  With "own" it checks that SIGINT's and SIGTERM's actions are
+ * the default, as without a tracer, installs its own and raises SIGTERM,
+ * which it handles, and returns.  With "hup" it execs as with no argument, and the second image
  * sends itself SIGHUP before its "ok": trace.exp runs it under nohup,
  * whose SIG_IGN both images inherit (pfe-trace must keep it so).  Debugging:
  * pfe-trace record ./rec-exec.exe segv; pfe-trace replay. */
@@ -26,6 +28,31 @@ __attribute__((noinline)) int work(int x) { return x * 3 + 1; }
 __attribute__((noinline)) int other(int x) { return x * 5 + 1; }
 
 static int ready[2];
+static volatile sig_atomic_t termed;
+
+static void on_term(int sig)
+{
+	termed = sig;
+}
+
+/* "own": SIGINT's and SIGTERM's actions are the default, as a program
+ * finds them without a tracer (sigaction, signal), and one it installs
+ * runs; 0 if so. */
+static int own_handlers(void)
+{
+	struct sigaction sa;
+
+	if (sigaction(SIGINT, NULL, &sa) != 0 || (sa.sa_flags & SA_SIGINFO) || sa.sa_handler != SIG_DFL) {
+		printf("SIGINT's action is not the default\n");
+		return 1;
+	}
+	if (signal(SIGTERM, on_term) != SIG_DFL) {
+		printf("SIGTERM's action was not the default\n");
+		return 1;
+	}
+	raise(SIGTERM);
+	return termed != SIGTERM;
+}
 
 __attribute__((noinline)) void *waiter(void *arg)
 {
@@ -64,6 +91,8 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		if (strcmp(argv[1], "_exit") == 0)
 			_exit(0);
+		if (strcmp(argv[1], "own") == 0)
+			return own_handlers();
 		if (strcmp(argv[1], "segv") == 0)
 			*(volatile int *)(uintptr_t)sum = 1;	/* sum is 35: no page there */
 		if (strcmp(argv[1], "abort") == 0)
