@@ -771,8 +771,9 @@ void record_forked(void)
 	char *slash;
 
 	/* The parent writes what the buffers held; the other threads are gone
-	 * (and may have held the lock). */
+	 * (and may have held the lock, or frozen recording for an exec). */
 	pthread_mutex_init(&ending_lock, NULL);
+	atomic_store(&frozen, false);
 	atomic_store(&next_serial, 0);
 	if (mine) {
 		mine->head = 0;

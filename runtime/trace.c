@@ -439,7 +439,7 @@ void (*signal(int sig, void (*handler)(int)))(int)
 	return old.sa_handler;
 }
 
-/* _exit, _Exit: the same (the other threads' buffers written while they
+/* _exit, _Exit: every thread's records written (the others' while they
  * may run: their last record torn at most), then the real one I (the
  * system call if there is none). */
 #define REAL_EXIT(i, status) \
