@@ -511,12 +511,16 @@ static void keep_attachment(struct pfe_attachment *a)
 static void set_attachment(struct pfe_func *f, struct pfe_attachment *a)
 {
 	struct pfe_attachment *old = atomic_load(&f->att);
+	struct pfe_key_slot *s = pfe__key_slot(f->obj, f->key);
 
 	if (a)
 		a->users++;
 	if (old)
 		old->users--;
 	atomic_store_explicit(&f->att, a, memory_order_release);
+	/* Every patchable function has one (index_keys). */
+	if (s)
+		atomic_store_explicit(&s->att, pfe__att_word(f, a), memory_order_release);
 }
 
 /* 0 if F can be attached or toggled now (the lock held), else why not. */

@@ -250,17 +250,7 @@ int pfe__drain(unsigned timeout_ms)
 	return err;
 }
 
-/* A binary search of the object's keys: they are one array apart from
- * the functions, so a search in a large object reads a few cache lines,
- * not a function's struct at every step. */
-static struct pfe_func *lookup_in(const struct pfe_object *o, uintptr_t key)
-{
-	size_t i = pfe__lower_bound(o->keys, o->nkeys, sizeof *o->keys, 0, key);
-
-	return i < o->nkeys && o->keys[i] == key ? o->by_key[i] : NULL;
-}
-
-struct pfe_func *pfe__lookup_key(uintptr_t key)
+struct pfe_key_slot *pfe__lookup_key(uintptr_t key)
 {
 	size_t n = atomic_load_explicit(&pfe__nobjects, memory_order_acquire);
 
@@ -268,7 +258,7 @@ struct pfe_func *pfe__lookup_key(uintptr_t key)
 		const struct pfe_object *o = pfe__objects[i];
 
 		if (key > o->lo && key <= o->hi && !atomic_load_explicit(&o->dead, memory_order_relaxed))
-			return lookup_in(o, key);
+			return pfe__key_slot(o, key);
 	}
 	return NULL;
 }
@@ -317,30 +307,34 @@ static void drop_left_frames(uintptr_t cfa)
 }
 
 /* A call of the function whose patched call returns to KEY, whose slot
- * holds A (NULL: the lookup trampoline, or a slot not written yet), GAP
- * bytes before its entry (pfe__slot_gap). */
-static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, struct pfe_regs *regs)
+ * holds WORD (pfe__att_word; 0: the lookup trampoline, or a slot not
+ * written yet), GAP bytes before its entry (pfe__slot_gap). */
+static void call_entry(uintptr_t word, uintptr_t key, unsigned gap, struct pfe_regs *regs)
 {
 	struct pfe_func *f = NULL;
+	struct pfe_attachment *a;
 	struct pfe_call call;
 	uintptr_t fn;
-	bool tail, sled = (uintptr_t)a & PFE_SLOT_SLEDS;
+	bool tail, sled;
 
-	a = (struct pfe_attachment *)((uintptr_t)a & ~PFE_SLOT_SLEDS);
-	if (a) {
+	if (word) {
 		fn = pfe__slot_entry(key, gap);
 	} else {
 		/* The lookup trampoline, or a slot not written yet. */
-		if (!(f = pfe__lookup_key(key))) {
+		struct pfe_key_slot *s = pfe__lookup_key(key);
+
+		if (!s) {
 			PFE_COUNT(unknown_calls, 1);
 			return;
 		}
-		a = atomic_load_explicit(&f->att, memory_order_acquire);
-		if (!a)
+		word = atomic_load_explicit(&s->att, memory_order_acquire);
+		if (!word)
 			return;
-		fn = f->addr;
-		sled = f->nsleds != 0;
+		f = s->func;
+		fn = s->addr;
 	}
+	sled = word & PFE_SLOT_SLEDS;
+	a = (struct pfe_attachment *)(word & ~PFE_SLOT_SLEDS);
 	if (atomic_load(&a->retired))
 		return;
 	if (in_handler) {
@@ -376,7 +370,7 @@ static void call_entry(struct pfe_attachment *a, uintptr_t key, unsigned gap, st
 
 /* call_entry in a read section (pfe_synchronize); a thread without its
  * block calls no handler. */
-static void dispatch(struct pfe_attachment *a, uintptr_t key, unsigned gap, struct pfe_regs *regs)
+static void dispatch(uintptr_t word, uintptr_t key, unsigned gap, struct pfe_regs *regs)
 {
 	unsigned e;
 
@@ -385,19 +379,19 @@ static void dispatch(struct pfe_attachment *a, uintptr_t key, unsigned gap, stru
 		return;
 	}
 	e = read_begin();
-	call_entry(a, key, gap, regs);
+	call_entry(word, key, gap, regs);
 	read_end(e);
 }
 
 void pfe__dispatch(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
 {
-	dispatch(a, key, 0, regs);
+	dispatch((uintptr_t)a, key, 0, regs);
 }
 
 #if PFE_SLOT_AFTER_HASH
 void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pfe_regs *regs)
 {
-	dispatch(a, key, pfe_layout_slot_hash_gap(pfe__arch), regs);
+	dispatch((uintptr_t)a, key, pfe_layout_slot_hash_gap(pfe__arch), regs);
 }
 #endif
 

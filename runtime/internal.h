@@ -112,9 +112,20 @@ struct pfe_object {
 	int prot;			/* their protection (PROT_READ|PROT_EXEC) */
 	struct pfe_func *funcs;		/* by address */
 	size_t nfuncs;
-	uintptr_t *keys;		/* their keys, sorted: the lookup's array */
-	struct pfe_func **by_key;	/* the function of each key */
-	size_t nkeys;
+	/* The lookup's table: each patchable function by its key (the
+	 * patched call's return address), open addressing, linear probing;
+	 * key 0: empty.  A slot holds what a call needs of its function,
+	 * so that a lookup in a large object reads one cache line (the
+	 * function's descriptor, elsewhere, would be another miss): its
+	 * attachment as its ops slot would hold it (pfe__att_word, written
+	 * with f->att), its entry. */
+	struct pfe_key_slot {
+		uintptr_t key;
+		struct pfe_func *func;
+		_Atomic uintptr_t att;
+		uintptr_t addr;
+	} *key_slots;
+	size_t key_mask;		/* slots - 1 (a power of two) */
 	uintptr_t veneers;		/* the veneer page, 0 if none */
 	struct pfe_sled *sleds;		/* by function, each one's by address */
 	size_t nsleds;
@@ -258,7 +269,29 @@ struct unwind_context;
 HIDDEN int pfe__personality(int version, int actions, uint64_t exception_class, struct unwind_exception *e,
 			    struct unwind_context *context);
 HIDDEN _Noreturn void pfe__unwind_resume(struct unwind_exception *e);
-HIDDEN struct pfe_func *pfe__lookup_key(uintptr_t key);
+HIDDEN struct pfe_key_slot *pfe__lookup_key(uintptr_t key);
+/* The first slot of KEY in a table of MASK + 1 slots. */
+static inline size_t pfe__key_hash(uintptr_t key, size_t mask)
+{
+	return (size_t)(((uint64_t)key * 0x9e3779b97f4a7c15u) >> 32) & mask;
+}
+/* KEY's slot in O's table (the slots from its hash up to the first
+ * empty one), or NULL. */
+static inline struct pfe_key_slot *pfe__key_slot(const struct pfe_object *o, uintptr_t key)
+{
+	for (size_t k = pfe__key_hash(key, o->key_mask);; k = (k + 1) & o->key_mask) {
+		if (o->key_slots[k].key == key)
+			return &o->key_slots[k];
+		if (!o->key_slots[k].key)
+			return NULL;
+	}
+}
+/* What F's ops slot and key slot hold for attachment A: A, with
+ * PFE_SLOT_SLEDS when F has exit sleds. */
+static inline uintptr_t pfe__att_word(const struct pfe_func *f, const struct pfe_attachment *a)
+{
+	return a && f->nsleds ? (uintptr_t)a | PFE_SLOT_SLEDS : (uintptr_t)a;
+}
 
 /* The published objects (api.c). */
 #define PFE_MAX_OBJECTS 1024

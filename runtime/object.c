@@ -673,27 +673,29 @@ static void mark_keeps_all(struct pfe_func *fn, const uintptr_t *r)
 	fn->why = "its callers keep every register across it (no_caller_saved_registers, interrupt)";
 }
 
-static int by_key(const void *a, const void *b)
-{
-	uintptr_t x = (*(struct pfe_func *const *)a)->key, y = (*(struct pfe_func *const *)b)->key;
-
-	return x < y ? -1 : x > y;
-}
-
+/* The lookup's table of O's patchable functions (struct pfe_key_slot):
+ * at least a quarter of its slots empty, so that probes stay short. */
 static int index_keys(struct pfe_object *o)
 {
-	o->by_key = calloc(o->nfuncs ? o->nfuncs : 1, sizeof *o->by_key);
-	if (!o->by_key)
-		return PFE_ENOMEM;
+	size_t n = 0, slots = 4;
+
 	for (size_t i = 0; i < o->nfuncs; i++)
-		if (o->funcs[i].patch)
-			o->by_key[o->nkeys++] = &o->funcs[i];
-	qsort(o->by_key, o->nkeys, sizeof *o->by_key, by_key);
-	o->keys = calloc(o->nkeys ? o->nkeys : 1, sizeof *o->keys);
-	if (!o->keys)
+		n += o->funcs[i].patch != NULL;
+	while (slots < n + n / 3 + 1)
+		slots *= 2;
+	o->key_slots = calloc(slots, sizeof *o->key_slots);
+	if (!o->key_slots)
 		return PFE_ENOMEM;
-	for (size_t i = 0; i < o->nkeys; i++)
-		o->keys[i] = o->by_key[i]->key;
+	o->key_mask = slots - 1;
+	for (size_t i = 0; i < o->nfuncs; i++) {
+		size_t k = pfe__key_hash(o->funcs[i].key, o->key_mask);
+
+		if (!o->funcs[i].patch)
+			continue;
+		while (o->key_slots[k].key)
+			k = (k + 1) & o->key_mask;
+		o->key_slots[k] = (struct pfe_key_slot){ o->funcs[i].key, &o->funcs[i], 0, o->funcs[i].addr };
+	}
 	return 0;
 }
 
@@ -769,8 +771,7 @@ void pfe__object_free(struct pfe_object *o)
 	free(o->funcs);
 	free(o->sleds);
 	free(o->sled_at);
-	free(o->keys);
-	free(o->by_key);
+	free(o->key_slots);
 	free(o->path);
 	free(o);
 }

@@ -587,8 +587,7 @@ int pfe__prepare(struct pfe_object *o)
  * PFE_SLOT_SLEDS when F has exit sleds). */
 static bool slot_edit(const struct pfe_func *f, struct edit *e)
 {
-	uintptr_t att = (uintptr_t)atomic_load(&f->att);
-	uint64_t v = att && f->nsleds ? att | PFE_SLOT_SLEDS : att;	/* i386: the high half 0 */
+	uint64_t v = pfe__att_word(f, atomic_load(&f->att));	/* i386: the high half 0 */
 
 	if (!f->slot || atomic_load(&object_of(f)->dead) || *(const volatile uint64_t *)f->slot == v)
 		return false;
