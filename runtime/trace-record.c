@@ -664,6 +664,14 @@ void record_mine(void)
 		flush_buf(my_buf);
 }
 
+/* Every buffer a thread holds, written (while the file can be). */
+static void flush_used_bufs(void)
+{
+	for_each_buf(buf)
+		if (cfg.path[0] && atomic_load(&buf->pooled.used))
+			flush_buf(buf);
+}
+
 void record_exec(void)
 {
 	int err;
@@ -677,9 +685,7 @@ void record_exec(void)
 	if (err)
 		say("record_exec: a handler still runs; its thread's last records may be torn", pfe_strerror(err));
 	pthread_mutex_lock(&ending_lock);
-	for_each_buf(buf)
-		if (cfg.path[0] && atomic_load(&buf->pooled.used))
-			flush_buf(buf);
+	flush_used_bufs();
 	pthread_mutex_unlock(&ending_lock);
 }
 
@@ -694,9 +700,7 @@ void record_all_now(void)
 		record_mine();
 		return;
 	}
-	for_each_buf(buf)
-		if (cfg.path[0] && atomic_load(&buf->pooled.used))
-			flush_buf(buf);
+	flush_used_bufs();
 }
 
 /* The signals whose default action ends the process: a crash (and
