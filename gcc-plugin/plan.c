@@ -101,14 +101,13 @@ const char *pfe_layout_refused(unsigned int pre, unsigned int post)
 	return pfe_kcfi_layout_refused(pre_bytes);
 }
 
-/* Whether FNDECL's callers keep every register across it: it or its type
- * has one of the target's keeps_all_attributes (type attributes on x86
- * and riscv; a decl's too, in case a GCC moves them). */
+/* Whether FNDECL's callers keep every register across it: its type has
+ * one of the target's keeps_all_attributes (type attributes on x86 and
+ * riscv, GCC 7 to 16). */
 static bool callers_keep_all(tree fndecl)
 {
 	for (const char *const *a = pfe_backend->keeps_all_attributes; a && *a; a++)
-		if (lookup_attribute(*a, DECL_ATTRIBUTES(fndecl)) ||
-		    lookup_attribute(*a, TYPE_ATTRIBUTES(TREE_TYPE(fndecl))))
+		if (lookup_attribute(*a, TYPE_ATTRIBUTES(TREE_TYPE(fndecl))))
 			return true;
 	return false;
 }

@@ -254,11 +254,8 @@ static void keep_from_running_code(struct pfe_object *o)
 	for (size_t i = 0; i < o->nfuncs; i++) {
 		struct pfe_func *f = &o->funcs[i];
 
-		if (!f->patch || !prepare_rewrites(f))
-			continue;
-		f->patch = NULL;
-		f->dispatch = PFE_DISPATCH_NONE;
-		f->why = "found after threads started, and preparing it rewrites code they may run";
+		if (f->patch && prepare_rewrites(f))
+			pfe__leave_alone(f, "found after threads started, and preparing it rewrites code they may run");
 	}
 }
 

@@ -102,6 +102,15 @@ struct pfe_func {
 	enum pfe_vec_save { PFE_VEC_FULL, PFE_VEC_LOW16, PFE_VEC_NONE } vec_save;
 };
 
+/* F found unpatchable after its layout was classified, for WHY: never
+ * attached, enabled or dispatched (pfe_func_info: PFE_ELAYOUT, WHY). */
+static inline void pfe__leave_alone(struct pfe_func *f, const char *why)
+{
+	f->patch = NULL;
+	f->dispatch = PFE_DISPATCH_NONE;
+	f->why = why;
+}
+
 struct pfe_object {
 	char *path;
 	uintptr_t base;			/* dlpi_addr */

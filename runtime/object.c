@@ -667,10 +667,7 @@ static void mark_vec_save(struct pfe_func *fn, const uintptr_t *r)
 static void mark_keeps_all(struct pfe_func *fn, const uintptr_t *r)
 {
 	(void)r;
-	fn->patch = NULL;
-	fn->dispatch = PFE_DISPATCH_NONE;
-	fn->key = fn->slot = 0;
-	fn->why = "its callers keep every register across it (no_caller_saved_registers, interrupt)";
+	pfe__leave_alone(fn, "its callers keep every register across it (no_caller_saved_registers, interrupt)");
 }
 
 /* The lookup's table of O's patchable functions (struct pfe_key_slot):

@@ -996,11 +996,8 @@ int pfe__place_targets(struct pfe_object *o)
 		/* What pfe_info says: only the ops slot's trampolines save less. */
 		if (tramp_of(f) != TRAMP_SLOT_LOW16 && tramp_of(f) != TRAMP_SLOT_NO_VECTORS)
 			f->vec_save = PFE_VEC_FULL;
-		if (!in_reach(f, f->target)) {
-			f->patch = NULL;
-			f->dispatch = PFE_DISPATCH_NONE;
-			f->why = "no trampoline or veneer within the call's reach";
-		}
+		if (!in_reach(f, f->target))
+			pfe__leave_alone(f, "no trampoline or veneer within the call's reach");
 		/* Sleds out of reach: its exits divert the return address. */
 		if (!f->patch || !place_sleds(f, tramp))
 			f->nsleds = 0;
