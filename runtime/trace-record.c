@@ -38,7 +38,6 @@
 #include <limits.h>
 #include <pthread.h>
 #include <regex.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -703,56 +702,6 @@ void record_all_now(void)
 	flush_used_bufs();
 }
 
-/* The signals whose default action ends the process: a crash (and
- * abort), and those sent to end it (Ctrl-C, kill, a write to a closed
- * pipe, a timer without a handler...).  Its records are written first,
- * then the process does what it would have done without us
- * (pfe__chain_signal: the handler before ours, or the default action,
- * whose core dump has the fault's context).  Every thread's when that is
- * the default action (the process ends), else the thread's the signal hit
- * (a handler before ours may recover).  An ignored signal stays ignored
- * (nohup's SIGHUP: the programs it execs inherit that); a handler the
- * program installs later replaces ours.  Not the real-time signals (glibc
- * keeps some for itself). */
-static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGHUP, SIGINT, SIGQUIT,
-				     SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM,
-				     SIGPROF, SIGIO, SIGPWR };
-#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
-static struct sigaction before_ours[NFATAL];
-
-static void on_fatal(int sig, siginfo_t *si, void *uc)
-{
-	for (size_t i = 0; i < NFATAL; i++) {
-		if (fatal_signals[i] != sig)
-			continue;
-		if (pfe__default_action(&before_ours[i]))
-			record_all_now();
-		else
-			record_mine();
-		pfe__chain_signal(&before_ours[i], sig, si, uc);
-	}
-}
-
-void record_hide_action(int sig, struct sigaction *sa)
-{
-	if (!(sa->sa_flags & SA_SIGINFO) || sa->sa_sigaction != on_fatal)
-		return;
-	for (size_t i = 0; i < NFATAL; i++)
-		if (fatal_signals[i] == sig)
-			*sa = before_ours[i];
-}
-
-static void catch_fatal_signals(void)
-{
-	struct sigaction sa = { .sa_sigaction = on_fatal, .sa_flags = SA_SIGINFO | SA_ONSTACK };
-
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < NFATAL; i++)
-		if (sigaction(fatal_signals[i], NULL, &before_ours[i]) == 0 &&
-		    ((before_ours[i].sa_flags & SA_SIGINFO) || before_ours[i].sa_handler != SIG_IGN))
-			sigaction(fatal_signals[i], &sa, NULL);
-}
-
 enum record_mode record_start(void)
 {
 	const char *dir = getenv("PFE_TRACE_RECORD");
@@ -764,7 +713,6 @@ enum record_mode record_start(void)
 	if (!make_file(dir))
 		return RECORD_FAILED;
 	buf_key_made = pthread_key_create(&buf_key, thread_ends) == 0;
-	catch_fatal_signals();
 	return RECORD_YES;
 }
 

@@ -3,7 +3,9 @@
  * every patchable function of the program and its shared objects and
  * enables them all; at exit it prints, per function called, the number of
  * calls and the total time spent in it (wall clock, callees included),
- * most time first, to stderr or to the file PFE_TRACE_OUTPUT names.
+ * most time first, to stderr or to the file PFE_TRACE_OUTPUT names; and
+ * so when a signal ends it (Ctrl-C, kill, a crash), but not when it ends
+ * by _exit or an exec (pfe-trace record writes what those end).
  *
  * A call still running at exit (main, when the program calls exit) is
  * counted but adds no time.  dlopen is interposed: after the real one
@@ -16,7 +18,8 @@
  * calling object's (the program's DT_RUNPATH, $ORIGIN).
  * With PFE_TRACE_RECORD set (`pfe-trace record`), the same functions get
  * trace-record.c's handlers instead, which record every call; this file
- * still finds them, follows dlopen and fork, and stops them at exit.
+ * still finds them, follows dlopen and fork, catches the signals that end
+ * the process, and stops them at exit.
  * Debugging: PFE_DEBUG=list shows what libpfe found; "pfe-trace: N
  * functions" on stderr at load (and after each dlopen) says how many are
  * traced.
@@ -25,7 +28,10 @@
 #include "trace.h"
 
 #include <dlfcn.h>
+#include "internal.h"
+
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -34,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,8 +54,8 @@ struct block {
 };
 
 static pthread_mutex_t blocks_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct block *blocks;
-static size_t ncounters;
+static struct block *_Atomic blocks;
+static _Atomic size_t ncounters;
 static size_t ntraced;			/* of them attached and enabled */
 static enum record_mode mode;
 
@@ -75,62 +82,189 @@ static void on_exit_call(struct pfe_call *c)
 	atomic_fetch_add_explicit(&k->ns, trace_now_ns() - c->cookie, memory_order_relaxed);
 }
 
-static int by_time(const void *a, const void *b)
-{
-	uint64_t x = atomic_load(&(*(struct trace_func *const *)a)->ns);
-	uint64_t y = atomic_load(&(*(struct trace_func *const *)b)->ns);
+/* ---- the flat table ----
+ * Written at exit, and from the handler of a signal that ends the process
+ * (Ctrl-C, kill, a crash): so with nothing a signal handler may not call
+ * (no stdio, no malloc, no lock: the signal may have stopped a thread
+ * holding one).  The counters are read as they are at one moment, a row
+ * at a time; the blocks are published whole (trace_new_functions). */
 
-	return x < y ? 1 : x > y ? -1 : 0;
+/* A function's row: what it had when the table was taken. */
+struct row {
+	uint64_t ns, calls;
+	const struct trace_func *k;
+};
+
+/* Whether A comes before B: more time first, then by address (a heap
+ * sort keeps no order of its own). */
+static bool row_before(const struct row *a, const struct row *b)
+{
+	return a->ns != b->ns ? a->ns > b->ns : a->k < b->k;
 }
 
-static void print_counter(FILE *out, const struct trace_func *k)
+static void sift_down(struct row *r, size_t i, size_t n)
 {
-	const char *name = trace_func_name(k);
+	for (size_t c; (c = 2 * i + 1) < n; i = c) {
+		struct row t;
 
-	if (atomic_load(&k->calls))
-		fprintf(out, "pfe-trace: %12llu %14.3f  %s\n", (unsigned long long)atomic_load(&k->calls),
-			(double)atomic_load(&k->ns) / 1e6, name ? name : "?");
+		if (c + 1 < n && row_before(&r[c], &r[c + 1]))
+			c++;
+		if (!row_before(&r[i], &r[c]))
+			return;
+		t = r[i], r[i] = r[c], r[c] = t;
+	}
 }
 
-/* The flat table: each function called, most time first. */
-static void print_table(void)
+/* Heap sort: in place, no recursion. */
+static void sort_rows(struct row *r, size_t n)
 {
-	const char *path = getenv("PFE_TRACE_OUTPUT");
-	FILE *out;
-	struct trace_func **all;
-	size_t n = 0;
+	for (size_t i = n / 2; i-- > 0;)
+		sift_down(r, i, n);
+	for (size_t m = n; m-- > 1;) {
+		struct row t = r[0];
 
-	pfe_disable_all();
-	pthread_mutex_lock(&blocks_lock);
-	all = calloc(ncounters + 1, sizeof *all);
-	for (struct block *b = blocks; b && all; b = b->next)
-		for (size_t i = 0; i < b->n; i++)
-			all[n++] = &b->counters[i];
-	pthread_mutex_unlock(&blocks_lock);
-	if (!all || !blocks) {
-		free(all);
+		r[0] = r[m], r[m] = t;
+		sift_down(r, 0, m);
+	}
+}
+
+/* Output through a buffer of our own, written with write(2). */
+struct out {
+	int fd;
+	size_t len;
+	char buf[4096];
+};
+
+static void out_flush(struct out *o)
+{
+	for (size_t done = 0; done < o->len;) {
+		ssize_t w = write(o->fd, o->buf + done, o->len - done);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	o->len = 0;
+}
+
+static void out_put(struct out *o, const char *s, size_t len)
+{
+	while (len) {
+		size_t n = len < sizeof o->buf - o->len ? len : sizeof o->buf - o->len;
+
+		memcpy(o->buf + o->len, s, n);
+		o->len += n, s += n, len -= n;
+		if (o->len == sizeof o->buf)
+			out_flush(o);
+	}
+}
+
+static void out_str(struct out *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
+/* V in decimal, right-aligned in WIDTH, with FRAC digits after a point
+ * (V counted in units of 10^-FRAC). */
+static void out_number(struct out *o, uint64_t v, unsigned width, unsigned frac)
+{
+	char s[32];
+	size_t i = sizeof s;
+
+	do {
+		s[--i] = (char)('0' + v % 10);
+		v /= 10;
+		if (frac && --frac == 0)
+			s[--i] = '.';
+	} while (v || frac || s[i] == '.');
+	while (sizeof s - i < width)
+		s[--i] = ' ';
+	out_put(o, s + i, sizeof s - i);
+}
+
+/* Where the table goes: PFE_TRACE_OUTPUT (read at start: the program may
+ * change its environment), else stderr. */
+static const char *output_path;
+
+static int open_output(void)
+{
+	int fd = output_path ? open(output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : 2;
+	struct out o = { .fd = 2 };
+
+	if (fd >= 0)
+		return fd;
+	out_str(&o, "pfe-trace: trace_report: cannot write ");
+	out_str(&o, output_path);
+	out_str(&o, "\n");
+	out_flush(&o);
+	return 2;
+}
+
+/* The rows of the functions called (at most N), in R; how many. */
+static size_t take_rows(struct row *r, size_t n)
+{
+	size_t m = 0;
+
+	for (struct block *b = atomic_load(&blocks); b; b = b->next) {
+		for (size_t i = 0; i < b->n && m < n; i++) {
+			r[m] = (struct row){ atomic_load(&b->counters[i].ns), atomic_load(&b->counters[i].calls),
+					     &b->counters[i] };
+			m += r[m].calls != 0;
+		}
+	}
+	return m;
+}
+
+/* The table, once: a second caller (another thread's signal) waits for
+ * the first's, up to a second. */
+static void write_table(void)
+{
+	static atomic_int state;	/* 0, 1 being written, 2 written */
+	size_t n = atomic_load(&ncounters), m, len = (n + 1) * sizeof(struct row);
+	struct out o = { 0 };
+	struct row *r;
+	int expect = 0;
+
+	if (!atomic_compare_exchange_strong(&state, &expect, 1)) {
+		for (int i = 0; i < 1000 && atomic_load(&state) == 1; i++)
+			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 		return;
 	}
-	out = path ? fopen(path, "w") : stderr;
-	if (!out) {
-		fprintf(stderr, "pfe-trace: trace_report: cannot write %s\n", path);
-		out = stderr;
+	r = n ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
+	if (r != MAP_FAILED) {
+		m = take_rows(r, n);
+		sort_rows(r, m);
+		o.fd = open_output();
+		out_str(&o, "pfe-trace:        calls       total ms  function\n");
+		for (size_t i = 0; i < m; i++) {
+			const char *name = trace_func_name(r[i].k);
+
+			out_str(&o, "pfe-trace: ");
+			out_number(&o, r[i].calls, 12, 0);
+			out_str(&o, " ");
+			out_number(&o, (r[i].ns + 500) / 1000, 14, 3);	/* ms, rounded to the microsecond */
+			out_str(&o, "  ");
+			out_str(&o, name ? name : "?");
+			out_str(&o, "\n");
+		}
+		out_flush(&o);
+		if (o.fd != 2)
+			close(o.fd);
+		munmap(r, len);
 	}
-	qsort(all, n, sizeof *all, by_time);
-	fprintf(out, "pfe-trace: %12s %14s  %s\n", "calls", "total ms", "function");
-	for (size_t i = 0; i < n; i++)
-		print_counter(out, all[i]);
-	if (out != stderr)
-		fclose(out);
-	free(all);
+	atomic_store(&state, 2);
 }
 
 __attribute__((destructor)) static void trace_stop(void)
 {
-	if (mode == RECORD_YES)
+	if (mode == RECORD_YES) {
 		record_stop();
-	else if (mode == RECORD_NO)
-		print_table();
+	} else if (mode == RECORD_NO) {
+		pfe_disable_all();
+		write_table();
+	}
 }
 
 void trace_for_each(void (*fn)(struct trace_func *fs, size_t n))
@@ -401,7 +535,64 @@ int execle(const char *path, const char *arg0, ...)
 	return execve(path, argv, envp);
 }
 
-/* sigaction and signal: where pfe-trace record's handler of a signal that
+/* The signals whose default action ends the process: a crash (and
+ * abort), and those sent to end it (Ctrl-C, kill, a write to a closed
+ * pipe, a timer without a handler...).  pfe-trace record's records are
+ * written first,
+ * then the process does what it would have done without us
+ * (pfe__chain_signal: the handler before ours, or the default action,
+ * whose core dump has the fault's context).  Every thread's when that is
+ * the default action (the process ends), else the thread's the signal hit
+ * (a handler before ours may recover).  An ignored signal stays ignored
+ * (nohup's SIGHUP: the programs it execs inherit that); a handler the
+ * program installs later replaces ours.  Not the real-time signals (glibc
+ * keeps some for itself).  Without record: the flat table is written when
+ * the process ends so. */
+static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGHUP, SIGINT, SIGQUIT,
+				     SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM,
+				     SIGPROF, SIGIO, SIGPWR };
+#define NFATAL (sizeof fatal_signals / sizeof fatal_signals[0])
+static struct sigaction before_ours[NFATAL];
+
+static void on_fatal(int sig, siginfo_t *si, void *uc)
+{
+	for (size_t i = 0; i < NFATAL; i++) {
+		if (fatal_signals[i] != sig)
+			continue;
+		bool ends = pfe__default_action(&before_ours[i]);
+
+		if (mode == RECORD_YES && ends)
+			record_all_now();
+		else if (mode == RECORD_YES)
+			record_mine();
+		else if (ends)
+			write_table();
+		pfe__chain_signal(&before_ours[i], sig, si, uc);
+	}
+}
+
+/* SA, an action of SIG just read: the one before ours where it is ours. */
+static void hide_action(int sig, struct sigaction *sa)
+{
+	if (!(sa->sa_flags & SA_SIGINFO) || sa->sa_sigaction != on_fatal)
+		return;
+	for (size_t i = 0; i < NFATAL; i++)
+		if (fatal_signals[i] == sig)
+			*sa = before_ours[i];
+}
+
+static void catch_fatal_signals(void)
+{
+	struct sigaction sa = { .sa_sigaction = on_fatal, .sa_flags = SA_SIGINFO | SA_ONSTACK };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NFATAL; i++)
+		if (sigaction(fatal_signals[i], NULL, &before_ours[i]) == 0 &&
+		    ((before_ours[i].sa_flags & SA_SIGINFO) || before_ours[i].sa_handler != SIG_IGN))
+			sigaction(fatal_signals[i], &sa, NULL);
+}
+
+/* sigaction and signal: where pfe-trace's handler of a signal that
  * ends the process is installed, the program is told the action before
  * it, as if we were not there (CPython installs its KeyboardInterrupt
  * handler only where SIGINT's action is the default; a shell keeps what
@@ -417,8 +608,8 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 		return -1;
 	}
 	ret = fn(sig, act, old);
-	if (ret == 0 && old && mode == RECORD_YES)
-		record_hide_action(sig, old);
+	if (ret == 0 && old)
+		hide_action(sig, old);
 	return ret;
 }
 
@@ -432,9 +623,9 @@ void (*signal(int sig, void (*handler)(int)))(int)
 		return SIG_ERR;
 	}
 	old.sa_handler = fn(sig, handler);
-	if (old.sa_handler != SIG_ERR && mode == RECORD_YES) {
+	if (old.sa_handler != SIG_ERR) {
 		old.sa_flags = SA_SIGINFO;	/* what ours is installed with */
-		record_hide_action(sig, &old);
+		hide_action(sig, &old);
 	}
 	return old.sa_handler;
 }
@@ -493,6 +684,8 @@ __attribute__((constructor)) static void trace_start(void)
 	if (mode == RECORD_FAILED)
 		return;
 	pthread_atfork(lock_blocks, unlock_blocks, child_after_fork);
+	output_path = getenv("PFE_TRACE_OUTPUT");
+	catch_fatal_signals();
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_start: %s (tracing what was found)\n", pfe_strerror(err));
 	trace_new_functions();

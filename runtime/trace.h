@@ -9,7 +9,6 @@
 
 #include "pfe.h"
 
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -83,9 +82,6 @@ void record_exec_failed(void);
  * at most: the process is going); the calling thread's alone in a vfork
  * child (the others are its parent's, which goes on). */
 void record_all_now(void);
-/* SA, an action of SIG just read: the one before ours where it is ours
- * (trace.c's sigaction and signal). */
-void record_hide_action(int sig, struct sigaction *sa);
 /* At exit: stop the handlers and write what the buffers hold. */
 void record_stop(void);
 
