@@ -53,6 +53,7 @@ static const char *const messages[] = {
 	[PFE_EUNLOADED] = "the function's object was unloaded (dlclose)",
 	[PFE_EBUSY] = "a handler did not return (pfe_synchronize gave up)",
 	[PFE_ESIGNAL] = "a thread blocks SIGTRAP (an int3 of the patch would kill it)",
+	[PFE_ECOPY] = "another copy of libpfe serves this process",
 };
 
 const char *pfe_strerror(int err)
@@ -295,11 +296,35 @@ static int scan_locked(bool at_init)
 	return first;
 }
 
+/* Whether another copy of libpfe serves this process: the pfe_init the
+ * loader binds the name to is another object's (a program that links
+ * libpfe.a, run under pfe-trace, whose libpfe-trace.so exports it; a
+ * program linked with libpfe.so binds to that one copy).  Two copies
+ * would write the same code, each under its own lock; the second says so
+ * and stays out.  Objects compared, not addresses: &pfe_init here would be
+ * the loader's binding too, and a reference through the GOT makes
+ * riscv64's linker export pfe_init from a program that links libpfe.a. */
+static bool another_copy_serves(void)
+{
+	void *first = dlsym(RTLD_DEFAULT, "pfe_init");
+	Dl_info theirs, ours;
+
+	if (!first || !dladdr(first, &theirs) || !dladdr((void *)another_copy_serves, &ours) ||
+	    theirs.dli_fbase == ours.dli_fbase)
+		return false;
+	fprintf(stderr, "libpfe: pfe_init: another copy of libpfe serves this process (%s): this one patches nothing\n",
+		theirs.dli_fname ? theirs.dli_fname : "?");
+	return true;
+}
+
 int pfe_init(void)
 {
 	int err, cs = lock();
 
-	if (!initialised) {
+	if (!initialised && another_copy_serves()) {
+		initialised = true;
+		init_error = PFE_ECOPY;
+	} else if (!initialised) {
 		initialised = true;
 		pthread_atfork(fork_prepare, fork_parent, fork_child);
 		threads_at_init = count_threads();

@@ -673,6 +673,22 @@ static void child_after_fork(void)
 	pthread_mutex_unlock(&blocks_lock);
 }
 
+/* A program linked with libpfe.so uses this library's copy (the loader
+ * binds its calls to the first definition): what it attaches replaces
+ * our handlers, its pfe_disable_all or pfe_detach_all end the tracing.
+ * Said at start, naming its libpfe. */
+static void say_if_program_uses_libpfe(void)
+{
+	void *theirs = dlsym(RTLD_NEXT, "pfe_init");
+	Dl_info info;
+
+	if (theirs)
+		fprintf(stderr,
+			"pfe-trace: the program uses libpfe itself (%s), which binds to pfe-trace's: a function it "
+			"attaches is not traced from then on, and its pfe_disable_all or pfe_detach_all end the tracing\n",
+			dladdr(theirs, &info) && info.dli_fname ? info.dli_fname : "?");
+}
+
 __attribute__((constructor)) static void trace_start(void)
 {
 	int err;
@@ -688,5 +704,6 @@ __attribute__((constructor)) static void trace_start(void)
 	catch_fatal_signals();
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_start: %s (tracing what was found)\n", pfe_strerror(err));
+	say_if_program_uses_libpfe();
 	trace_new_functions();
 }
