@@ -116,6 +116,8 @@ RT_TARGET := $(strip \
 	$(if $(filter aarch64-%,$(GCC_TARGET)),aarch64) \
 	$(if $(filter riscv64-%,$(GCC_TARGET)),riscv64))
 RT_BUILD := build/$(CC_NAME)-runtime
+# libpfe's C sources; the suite's build of it (testsuite/pfe.runtime/
+# rt-lib.tcl) reads this assignment: one list, in one ":=" here.
 RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/pool.c runtime/unwind.c runtime/api.c \
 	runtime/audit.c
 RT_HDRS := runtime/pfe.h runtime/internal.h runtime/tramp-layout.h $(ARCH_PLAIN_HDRS) runtime/trace.h runtime/trace-format.h

@@ -4,6 +4,13 @@
 # finding the target's C++ compiler (rt_cxx).
 # Sourced after rt_top is set.  Debug: the build commands are in pfe.log.
 
+# libpfe's C sources: the Makefile's RT_SRCS (their one list), or {}.
+proc rt_lib_srcs {} {
+    global rt_top
+    if {![regexp {\nRT_SRCS := ((?:[^\n]*\\\n)*[^\n]*)} [pfe_read_file $rt_top/Makefile] -> srcs]} { return {} }
+    return [string map [list "\\\n" " "] $srcs]
+}
+
 # libpfe.so for the target, as the Makefile builds it (no -Werror: older
 # and newer GCCs warn differently; the warnings are in the log).
 proc rt_build_lib {} {
@@ -19,10 +26,16 @@ proc rt_build_lib {} {
 	lappend flags -I[pwd]/i386-include
     }
     set objs {}
-    foreach src [concat runtime/object.c runtime/patch.c runtime/dispatch.c runtime/pool.c runtime/unwind.c runtime/api.c \
-		     runtime/audit.c [pfe_arch_plain_srcs $rt_top] runtime/tramp-$pfe_target.S] {
+    set srcs [rt_lib_srcs]
+    if {$srcs eq ""} {
+	send_log -- "rt_build_lib: no RT_SRCS in $rt_top/Makefile\n"
+	return 0
+    }
+    foreach src [concat $srcs [pfe_arch_plain_srcs $rt_top] runtime/tramp-$pfe_target.S] {
 	set obj rt-[string map {/ -} [file rootname $src]].o
-	set r [pfe_build [list $rt_top/$src] $obj [concat $flags -c] 0]
+	# The plain-C layer is libpfe's, not its interface: hidden.
+	set hidden [expr {[string match arch-hooks/* $src] ? "-fvisibility=hidden" : ""}]
+	set r [pfe_build [list $rt_top/$src] $obj [concat $flags $hidden -c] 0]
 	if {[lindex $r 0] != 0} {
 	    send_log -- "[lindex $r 1]\n"
 	    return 0
