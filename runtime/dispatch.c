@@ -179,7 +179,7 @@ static bool thread_ready(void)
 
 	if (self)
 		return true;
-	t = (struct pfe_thread *)pfe__pool_take(&threads, sizeof *t);
+	t = (struct pfe_thread *)pfe__pool_take(&threads, sizeof *t, NULL);
 	if (!t)
 		return false;
 	self = t;

@@ -240,13 +240,14 @@ HIDDEN void pfe__exits_leave_all(void);
 /* pool.c: a pool of per-thread blocks of one size, each beginning with
  * struct pfe_pooled, listed newest first from the pool's head.
  * pfe__pool_take: a free one taken (used), else a new one of SIZE bytes,
- * zeroed; NULL without memory.  pfe__pool_give_back: free for another
- * thread (its thread ended). */
+ * zeroed, mapped from the file BACKING opens (a descriptor of SIZE bytes)
+ * or, when it is NULL or returns -1, anonymous; NULL without memory.
+ * pfe__pool_give_back: free for another thread (its thread ended). */
 struct pfe_pooled {
 	struct pfe_pooled *next;	/* every block of the pool */
 	_Atomic unsigned used;		/* 0 or 1: riscv64 has no byte CAS */
 };
-HIDDEN struct pfe_pooled *pfe__pool_take(struct pfe_pooled *_Atomic *pool, size_t size);
+HIDDEN struct pfe_pooled *pfe__pool_take(struct pfe_pooled *_Atomic *pool, size_t size, int (*backing)(size_t size));
 static inline void pfe__pool_give_back(struct pfe_pooled *b)
 {
 	atomic_store_explicit(&b->used, 0, memory_order_release);

@@ -75,7 +75,31 @@ struct pfe_trace_rec {
 	uint8_t index;		/* PFE_TRACE_ARG: the argument's number */
 };
 
+/* A thread's buffer while its process runs is a file of its own beside
+ * the record file, <record file>.buf<k> (k from 0 in each process),
+ * mapped shared: what it holds outlives a process killed by SIGKILL (the
+ * kernel keeps the pages), and the reader adds it to the record file's
+ * records.  The process's own PFE_TRACE_SPOOL_AT bytes come first (not
+ * read), then this header, then CAP records, the one put K-th at K % CAP.
+ * A record of a function recorded without data of its own names it by
+ * the low 32 bits of its address there, kind | PFE_TRACE_BY_ADDR: its id
+ * is that of the first function in the file with those 32 bits (the
+ * recorder gives it when it writes the records to the file). */
+#define PFE_TRACE_SPOOL_SUFFIX ".buf"
+#define PFE_TRACE_SPOOL_MAGIC "PFESPOOL"
+#define PFE_TRACE_SPOOL_AT 64
+#define PFE_TRACE_BY_ADDR 0x80u
+
+struct pfe_trace_spool {
+	char magic[8];		/* PFE_TRACE_SPOOL_MAGIC, no NUL */
+	uint32_t tid, serial;	/* the thread's, as in a block of records */
+	uint64_t head;		/* records put since the buffer was last
+				 * written to the file (flight recorder: ever) */
+	uint64_t cap;		/* records it holds, a power of two */
+};
+
 _Static_assert(sizeof(struct pfe_trace_header) == 16, "header layout");
+_Static_assert(sizeof(struct pfe_trace_spool) == 32, "spool layout");
 _Static_assert(sizeof(struct pfe_trace_block) == 32, "block layout");
 _Static_assert(sizeof(struct pfe_trace_func) == 16, "function layout");
 _Static_assert(sizeof(struct pfe_trace_rec) == 16, "record layout");

@@ -10,7 +10,9 @@
  *   pfe-trace-read flame PATH...    folded stacks for flamegraph.pl (self
  *                                   time in ns a stack)
  *   pfe-trace-read dump PATH...     every record, as written
- * A PATH is a record file or a directory of them (*.pfetrace).  Output on
+ * A PATH is a record file or a directory of them (*.pfetrace); a record
+ * file's spool files beside it (FILE.buf<k>, its buffers, which a process
+ * killed by SIGKILL left unwritten) are read with it.  Output on
  * stdout; what was lost (flight recorder wraps, exits never seen) is said
  * on stderr.  Exit status 0, 1 when a file is unreadable or not a record
  * file, 2 for a usage error.
@@ -65,11 +67,18 @@ struct thread {
 	size_t n, cap;
 };
 
+/* A function's id by the low 32 bits of its address. */
+struct addr_id {
+	uint32_t low, id;
+};
+
 struct process {
 	const char *file;
 	uint32_t pid;
 	char **names;		/* by function id; NULL: none */
 	size_t nnames;
+	struct addr_id *addrs;	/* every function's, sorted once read */
+	size_t naddrs, addrs_cap;
 	struct thread *threads;
 	size_t nthreads, cap;
 };
@@ -121,6 +130,8 @@ static size_t read_funcs(struct process *p, const struct pfe_trace_block *b, con
 		}
 		free(p->names[f.id]);
 		p->names[f.id] = f.name_len ? strndup(data + at + sizeof f, f.name_len) : NULL;
+		grow(&p->addrs, p->naddrs, &p->addrs_cap, sizeof *p->addrs);
+		p->addrs[p->naddrs++] = (struct addr_id){ (uint32_t)f.addr, f.id };
 		at += len;
 	}
 	return at;
@@ -161,6 +172,73 @@ static char *slurp(const char *path, size_t *size)
 	fclose(f);
 	*size = n;
 	return data;
+}
+
+static int by_low_then_id(const void *a, const void *b)
+{
+	const struct addr_id *x = a, *y = b;
+
+	return x->low != y->low ? (x->low < y->low ? -1 : 1) : x->id < y->id ? -1 : x->id > y->id;
+}
+
+/* The id of a spool's record that names its function by address: the
+ * first function of those 32 bits (trace-format.h). */
+static uint32_t id_by_addr(const struct process *p, uint32_t low)
+{
+	size_t lo = 0, hi = p->naddrs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->addrs[mid].low < low)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < p->naddrs && p->addrs[lo].low == low ? p->addrs[lo].id : PFE_TRACE_NO_FUNC;
+}
+
+/* The records the spool file PATH kept (its process killed by SIGKILL
+ * before it wrote them), added to P's as a block of their thread, which
+ * ends at the last record's time; false if there is no such file. */
+static bool read_spool(struct process *p, const char *path)
+{
+	struct pfe_trace_spool s;
+	struct pfe_trace_block b = { .kind = PFE_TRACE_RECORDS };
+	struct pfe_trace_rec *recs;
+	size_t size, at = PFE_TRACE_SPOOL_AT + sizeof s;
+	char *data = slurp(path, &size);
+	uint64_t n;
+
+	if (!data)
+		return false;
+	if (size < at || (memcpy(&s, data + PFE_TRACE_SPOOL_AT, sizeof s), memcmp(s.magic, PFE_TRACE_SPOOL_MAGIC, 8)) ||
+	    !s.cap || (s.cap & (s.cap - 1)) || (size - at) / sizeof *recs < s.cap) {
+		fprintf(stderr, "pfe-trace-read: %s: not a buffer's spool file (left out)\n", path);
+		free(data);
+		return true;
+	}
+	n = s.head < s.cap ? s.head : s.cap;
+	recs = xrealloc(NULL, n * sizeof *recs + 1);
+	for (uint64_t i = 0, first = s.head - n; i < n; i++) {
+		struct pfe_trace_rec *r = &recs[i];
+
+		memcpy(r, data + at + ((first + i) & (s.cap - 1)) * sizeof *r, sizeof *r);
+		if (r->kind & PFE_TRACE_BY_ADDR) {
+			r->func = id_by_addr(p, r->func);
+			r->kind &= ~PFE_TRACE_BY_ADDR;
+		}
+		if (r->kind != PFE_TRACE_ARG && r->kind != PFE_TRACE_RETVAL && r->value > b.end_ns)
+			b.end_ns = r->value;
+	}
+	b.n = (uint32_t)n;
+	b.tid = s.tid;
+	b.serial = s.serial;
+	b.lost = s.head - n;
+	read_records(p, &b, (const char *)recs, n * sizeof *recs);
+	free(recs);
+	free(data);
+	return true;
 }
 
 static int by_serial(const void *a, const void *b)
@@ -204,6 +282,18 @@ static bool read_process(const char *path, struct process *p)
 		at += len;
 	}
 	free(data);
+	qsort(p->addrs, p->naddrs, sizeof *p->addrs, by_low_then_id);
+	for (unsigned k = 0;; k++) {
+		char *spool;
+
+		if (asprintf(&spool, "%s%s%u", path, PFE_TRACE_SPOOL_SUFFIX, k) < 0)
+			out_of_memory();
+		if (!read_spool(p, spool)) {
+			free(spool);
+			break;
+		}
+		free(spool);
+	}
 	qsort(p->threads, p->nthreads, sizeof *p->threads, by_serial);
 	return true;
 }

@@ -24,7 +24,9 @@
  * program closing its descriptors cannot make us write into its files,
  * and a child after fork gets a file of its own.  At exit the handlers
  * are detached and pfe_synchronize waits until none runs, so the buffers
- * are read while nothing writes them.
+ * are read while nothing writes them.  Each buffer maps a spool file of
+ * its own beside the record file (trace-format.h): a process killed by
+ * SIGKILL leaves what it had not written there, for the reader.
  * Debugging: PFE_DEBUG=1 says on stderr where each process records and
  * how much it wrote; pfe-trace-read dump FILE prints every record.
  */
@@ -41,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -50,23 +53,30 @@
  * 32 bits of its address, which the call has without reading memory of
  * its own (a per-function id costs a cache miss a call when many
  * functions run: 100000 functions' data do not stay in the caches), and
- * KIND_BY_ADDR set; to_file_recs gives it its id when it is written. */
-#define KIND_BY_ADDR 0x80u
+ * PFE_TRACE_BY_ADDR set; to_file_recs gives it its id when it is written
+ * (the reader, when a SIGKILL left it in its spool file). */
+#define KIND_BY_ADDR PFE_TRACE_BY_ADDR
 
 /* A thread's buffer and its call state; only the thread writes it (the
  * exit reads it after pfe_synchronize).  When its thread ends it is
- * written and free for the next thread (pool.c). */
+ * written and free for the next thread (pool.c).  Mapped from its spool
+ * file (trace-format.h; anonymous when the file cannot be made): S and
+ * the records are what the reader reads of it after a SIGKILL. */
 struct tbuf {
-	struct pfe_pooled pooled;	/* first: every buffer of the process */
-	uint32_t tid, serial;
-	uint32_t depth;			/* traced calls running */
-	uint32_t notrace;		/* -N calls running */
-	uint32_t filter_in;		/* -F calls running */
-	uint32_t filter_base;		/* depth out of the outermost -F call */
-	uint64_t head;			/* records since the last write */
-	uint64_t cap;			/* records the buffer holds */
+	union {
+		struct {
+			struct pfe_pooled pooled;	/* first: every buffer of the process */
+			uint32_t depth;			/* traced calls running */
+			uint32_t notrace;		/* -N calls running */
+			uint32_t filter_in;		/* -F calls running */
+			uint32_t filter_base;		/* depth out of the outermost -F call */
+		};
+		char own[PFE_TRACE_SPOOL_AT];
+	};
+	struct pfe_trace_spool s;		/* tid, serial, head, cap */
 	struct pfe_trace_rec recs[];
 };
+_Static_assert(offsetof(struct tbuf, s) == PFE_TRACE_SPOOL_AT, "a spool file's header");
 
 /* Write everything: buffers of 1 MiB a thread. */
 #define WRITE_ALL_BYTES (1u << 20)
@@ -235,11 +245,11 @@ static void to_file_recs(struct pfe_trace_rec *r, size_t n)
 /* Write what BUF holds (from the owning thread, or at exit) and empty it. */
 static void flush_buf(struct tbuf *buf)
 {
-	struct pfe_trace_block block = { PFE_TRACE_RECORDS, 0, buf->tid, buf->serial, 0, trace_now_ns() };
-	uint64_t n = buf->head < buf->cap ? buf->head : buf->cap;
-	uint64_t first = buf->head - n;		/* the oldest record kept */
-	uint64_t at = first & (buf->cap - 1);	/* where it is (the ring wraps) */
-	uint64_t before_wrap = n < buf->cap - at ? n : buf->cap - at;
+	struct pfe_trace_block block = { PFE_TRACE_RECORDS, 0, buf->s.tid, buf->s.serial, 0, trace_now_ns() };
+	uint64_t n = buf->s.head < buf->s.cap ? buf->s.head : buf->s.cap;
+	uint64_t first = buf->s.head - n;		/* the oldest record kept */
+	uint64_t at = first & (buf->s.cap - 1);	/* where it is (the ring wraps) */
+	uint64_t before_wrap = n < buf->s.cap - at ? n : buf->s.cap - at;
 
 	if (!n)
 		return;
@@ -249,7 +259,7 @@ static void flush_buf(struct tbuf *buf)
 	to_file_recs(buf->recs, n - before_wrap);
 	write_block(&block, &buf->recs[at], before_wrap * sizeof *buf->recs, buf->recs,
 		    (n - before_wrap) * sizeof *buf->recs);
-	buf->head = 0;
+	buf->s.head = 0;
 }
 
 static uint32_t gettid_now(void)
@@ -263,6 +273,42 @@ static bool buf_key_made;
  * record_stop writes them all: never both on one buffer. */
 static pthread_mutex_t ending_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* A buffer's size: one for all (cfg.cap is set once, at the start). */
+static size_t buf_size(void)
+{
+	return sizeof(struct tbuf) + cfg.cap * sizeof(struct pfe_trace_rec);
+}
+
+/* The spool files this process made: <record file>.buf<k>, k below. */
+static _Atomic unsigned spools;
+
+static void spool_path(char *path, size_t size, unsigned k)
+{
+	snprintf(path, size, "%s%s%u", cfg.path, PFE_TRACE_SPOOL_SUFFIX, k);
+}
+
+/* A new buffer's file, of SIZE bytes (pool.c maps it); -1 (an anonymous
+ * buffer) when it cannot be made.  Its blocks allocated now: a store
+ * into a hole the disk has no room for would be a SIGBUS. */
+static int new_spool(size_t size)
+{
+	char path[PATH_MAX + 16];
+	int fd;
+
+	if (!cfg.path[0])
+		return -1;
+	spool_path(path, sizeof path, atomic_fetch_add(&spools, 1));
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd >= 0 && posix_fallocate(fd, 0, (off_t)size) != 0) {
+		close(fd);
+		unlink(path);
+		fd = -1;
+	}
+	if (fd < 0 && debugging())
+		say(path, strerror(errno));
+	return fd;
+}
+
 /* This thread's buffer, taken at its first call (an ended thread's, or
  * a new one); NULL when there is no memory (its calls are not
  * recorded). */
@@ -272,14 +318,14 @@ static struct tbuf *thread_buf(void)
 
 	if (buf)
 		return buf;
-	/* Of one size: cfg.cap is set once, at the start. */
-	buf = (struct tbuf *)pfe__pool_take(&all_bufs, sizeof *buf + cfg.cap * sizeof buf->recs[0]);
+	buf = (struct tbuf *)pfe__pool_take(&all_bufs, buf_size(), new_spool);
 	if (!buf)
 		return NULL;
-	buf->cap = cfg.cap;
-	buf->tid = gettid_now();
-	buf->serial = atomic_fetch_add(&next_serial, 1);
-	buf->head = 0;
+	memcpy(buf->s.magic, PFE_TRACE_SPOOL_MAGIC, sizeof buf->s.magic);
+	buf->s.cap = cfg.cap;
+	buf->s.tid = gettid_now();
+	buf->s.serial = atomic_fetch_add(&next_serial, 1);
+	buf->s.head = 0;
 	buf->depth = buf->notrace = buf->filter_in = buf->filter_base = 0;
 	my_buf = buf;
 	if (buf_key_made)
@@ -302,12 +348,12 @@ static void thread_ends(void *arg)
 
 static void put(struct tbuf *buf, uint64_t value, uint32_t func, unsigned depth, unsigned kind, unsigned index)
 {
-	if (!cfg.flight && buf->head == buf->cap)
+	if (!cfg.flight && buf->s.head == buf->s.cap)
 		flush_buf(buf);
-	buf->recs[buf->head & (buf->cap - 1)] = (struct pfe_trace_rec){
+	buf->recs[buf->s.head & (buf->s.cap - 1)] = (struct pfe_trace_rec){
 		value, func, (uint16_t)(depth > 0xffff ? 0xffff : depth), (uint8_t)kind, (uint8_t)index
 	};
-	buf->head++;
+	buf->s.head++;
 }
 
 /* How the records of call C name its function: by id when it has data of
@@ -362,12 +408,12 @@ static bool took_back(struct tbuf *buf, const struct pfe_call *c, unsigned rdept
 	unsigned by;
 	uint32_t func = rec_func(c, &by);
 
-	if (buf->head < k)
+	if (buf->s.head < k)
 		return false;
-	r = &buf->recs[(buf->head - k) & (buf->cap - 1)];
+	r = &buf->recs[(buf->s.head - k) & (buf->s.cap - 1)];
 	if (r->kind != (PFE_TRACE_ENTRY | by) || r->func != func || r->depth != rdepth)
 		return false;
-	buf->head -= k;
+	buf->s.head -= k;
 	return true;
 }
 
@@ -718,7 +764,8 @@ enum record_mode record_start(void)
 
 void record_forked(void)
 {
-	struct tbuf *mine = my_buf;
+	struct tbuf *mine = my_buf, *fresh;
+	struct pfe_pooled *theirs = atomic_load(&all_bufs);
 	char dir[PATH_MAX];
 	char *slash;
 
@@ -727,13 +774,9 @@ void record_forked(void)
 	pthread_mutex_init(&ending_lock, NULL);
 	atomic_store(&frozen, false);
 	atomic_store(&next_serial, 0);
-	if (mine) {
-		mine->head = 0;
-		mine->pooled.next = NULL;
-		mine->tid = gettid_now();
-		mine->serial = atomic_fetch_add(&next_serial, 1);
-	}
-	atomic_store(&all_bufs, mine ? &mine->pooled : NULL);
+	atomic_store(&spools, 0);
+	atomic_store(&all_bufs, NULL);
+	my_buf = NULL;
 	snprintf(dir, sizeof dir, "%s", cfg.path);
 	slash = strrchr(dir, '/');
 	if (slash)
@@ -742,6 +785,29 @@ void record_forked(void)
 		trace_for_each(write_functions);
 	else
 		cfg.path[0] = '\0';
+	/* The parent's buffers map its spool files: this thread takes one of
+	 * its own, with its call state, and lets theirs go. */
+	if (mine && (fresh = thread_buf())) {
+		fresh->depth = mine->depth;
+		fresh->notrace = mine->notrace;
+		fresh->filter_in = mine->filter_in;
+		fresh->filter_base = mine->filter_base;
+	}
+	for (struct pfe_pooled *b = theirs, *next; b; b = next) {
+		next = b->next;
+		munmap(b, buf_size());
+	}
+}
+
+/* At exit, the buffers written: their files go (the mappings stay). */
+static void remove_spools(void)
+{
+	char path[PATH_MAX + 16];
+
+	for (unsigned k = 0, n = atomic_load(&spools); k < n; k++) {
+		spool_path(path, sizeof path, k);
+		unlink(path);
+	}
 }
 
 void record_stop(void)
@@ -762,6 +828,7 @@ void record_stop(void)
 		threads++;
 	}
 	pthread_mutex_unlock(&ending_lock);
+	remove_spools();
 	if (debugging())
 		fprintf(stderr, "pfe-trace: %zu threads written to %s\n", threads, cfg.path);
 }

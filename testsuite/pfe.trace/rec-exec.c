@@ -6,10 +6,11 @@
  * calls other 3 times and prints "ok".  The first image's calls, both
  * threads', are in a file of their own (PID.pfetrace; the second's
  * PID-1.pfetrace), written before the exec.  With "_exit", "segv",
- * "abort", "term" or "pipe" it prints "ok" and ends so: _exit(0), a write
- * where nothing is mapped, abort(), a SIGTERM to itself (the process's:
- * either thread takes it), a write to a pipe nobody reads; both threads'
- * calls are written all the same, and the process still dies of its
+ * "abort", "term", "pipe" or "kill" it prints "ok" and ends so: _exit(0),
+ * a write where nothing is mapped, abort(), a SIGTERM to itself (the
+ * process's: either thread takes it), a write to a pipe nobody reads, a
+ * SIGKILL; both threads' calls are written all the same (after a SIGKILL,
+ * kept in their buffers' spool files), and the process still dies of its
  * signal.  With "own" it checks that SIGINT's and SIGTERM's actions are
  * the default, as without a tracer, installs its own and raises SIGTERM,
  * which it handles, and returns.  With "hup" it execs as with no argument, and the second image
@@ -99,6 +100,8 @@ int main(int argc, char **argv)
 			abort();
 		if (strcmp(argv[1], "term") == 0)
 			kill(getpid(), SIGTERM);
+		if (strcmp(argv[1], "kill") == 0)
+			kill(getpid(), SIGKILL);
 		if (strcmp(argv[1], "pipe") == 0 && close(ready[0]) == 0)
 			sum = (int)write(ready[1], &c, 1);
 		for (;;)
