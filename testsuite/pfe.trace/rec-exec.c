@@ -11,7 +11,8 @@
  * process's: either thread takes it), a write to a pipe nobody reads, a
  * SIGKILL; both threads' calls are written all the same (after a SIGKILL,
  * kept in their buffers' spool files), and the process still dies of its
- * signal.  With "own" it checks that SIGINT's and SIGTERM's actions are
+ * signal.  "kill N": main calls work N times, not 5, first (a flight
+ * recorder's ring wraps).  With "own" it checks that SIGINT's and SIGTERM's actions are
  * the default, as without a tracer, installs its own and raises SIGTERM,
  * which it handles, and returns.  With "hup" it execs as with no argument, and the second image
  * sends itself SIGHUP before its "ok": trace.exp runs it under nohup,
@@ -85,7 +86,7 @@ int main(int argc, char **argv)
 
 	if (pipe(ready) || pthread_create(&t, NULL, waiter, NULL) || read(ready[0], &c, 1) != 1)
 		return 1;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0, n = argc > 2 && strcmp(argv[1], "kill") == 0 ? atoi(argv[2]) : 5; i < n; i++)
 		sum += work(i);
 	if (argc > 1 && strcmp(argv[1], "hup") != 0) {
 		printf("ok\n");
