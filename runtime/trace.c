@@ -3,9 +3,10 @@
  * every patchable function of the program and its shared objects and
  * enables them all; at exit it prints, per function called, the number of
  * calls and the total time spent in it (wall clock, callees included),
- * most time first, to stderr or to the file PFE_TRACE_OUTPUT names; and
- * so when a signal ends it (Ctrl-C, kill, a crash), but not when it ends
- * by _exit or an exec (pfe-trace record writes what those end).
+ * most time first, to stderr or appended to the file PFE_TRACE_OUTPUT
+ * names (a fork's child: its calls since the fork, said so); and so
+ * when a signal ends it (Ctrl-C, kill, a crash), or _exit, or an exec
+ * (each image its table).
  *
  * A call still running at exit (main, when the program calls exit) is
  * counted but adds no time.  dlopen is interposed: after the real one
@@ -184,13 +185,16 @@ static void out_number(struct out *o, uint64_t v, unsigned width, unsigned frac)
 	out_put(o, s + i, sizeof s - i);
 }
 
-/* Where the table goes: PFE_TRACE_OUTPUT (read at start: the program may
- * change its environment), else stderr. */
+/* Where the table goes: appended to PFE_TRACE_OUTPUT (read at start: the
+ * program may change its environment; every process of a program that
+ * forks or execs adds its own), else stderr. */
 static const char *output_path;
+/* The table's process, and the one it was forked from (0: none). */
+static pid_t table_pid, forked_from;
 
 static int open_output(void)
 {
-	int fd = output_path ? open(output_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666) : 2;
+	int fd = output_path ? open(output_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666) : 2;
 	struct out o = { .fd = 2 };
 
 	if (fd >= 0)
@@ -217,18 +221,50 @@ static size_t take_rows(struct row *r, size_t n)
 	return m;
 }
 
+/* The M rows R (sorted), with their header. */
+static void print_rows(const struct row *r, size_t m)
+{
+	struct out o = { .fd = open_output() };
+
+	if (forked_from) {
+		out_str(&o, "pfe-trace: pid ");
+		out_number(&o, (uint64_t)table_pid, 0, 0);
+		out_str(&o, ", forked from ");
+		out_number(&o, (uint64_t)forked_from, 0, 0);
+		out_str(&o, ": its calls since\n");
+	}
+	out_str(&o, "pfe-trace:        calls       total ms  function\n");
+	for (size_t i = 0; i < m; i++) {
+		const char *name = trace_func_name(r[i].k);
+
+		out_str(&o, "pfe-trace: ");
+		out_number(&o, r[i].calls, 12, 0);
+		out_str(&o, " ");
+		out_number(&o, (r[i].ns + 500) / 1000, 14, 3);	/* ms, rounded to the microsecond */
+		out_str(&o, "  ");
+		out_str(&o, name ? name : "?");
+		out_str(&o, "\n");
+	}
+	out_flush(&o);
+	if (o.fd != 2)
+		close(o.fd);
+}
+
+/* The table's state: 0, 1 being written, 2 written (once an image; again
+ * after an exec that failed). */
+static atomic_int table_state;
+
 /* The table, once: a second caller (another thread's signal) waits for
- * the first's, up to a second. */
+ * the first's, up to a second.  A fork's child that called nothing (one
+ * about to exec) prints none. */
 static void write_table(void)
 {
-	static atomic_int state;	/* 0, 1 being written, 2 written */
 	size_t n = atomic_load(&ncounters), m, len = (n + 1) * sizeof(struct row);
-	struct out o = { 0 };
 	struct row *r;
 	int expect = 0;
 
-	if (!atomic_compare_exchange_strong(&state, &expect, 1)) {
-		for (int i = 0; i < 1000 && atomic_load(&state) == 1; i++)
+	if (!atomic_compare_exchange_strong(&table_state, &expect, 1)) {
+		for (int i = 0; i < 1000 && atomic_load(&table_state) == 1; i++)
 			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
 		return;
 	}
@@ -236,25 +272,40 @@ static void write_table(void)
 	if (r != MAP_FAILED) {
 		m = take_rows(r, n);
 		sort_rows(r, m);
-		o.fd = open_output();
-		out_str(&o, "pfe-trace:        calls       total ms  function\n");
-		for (size_t i = 0; i < m; i++) {
-			const char *name = trace_func_name(r[i].k);
-
-			out_str(&o, "pfe-trace: ");
-			out_number(&o, r[i].calls, 12, 0);
-			out_str(&o, " ");
-			out_number(&o, (r[i].ns + 500) / 1000, 14, 3);	/* ms, rounded to the microsecond */
-			out_str(&o, "  ");
-			out_str(&o, name ? name : "?");
-			out_str(&o, "\n");
-		}
-		out_flush(&o);
-		if (o.fd != 2)
-			close(o.fd);
+		if (m || !forked_from)
+			print_rows(r, m);
 		munmap(r, len);
 	}
-	atomic_store(&state, 2);
+	atomic_store(&table_state, 2);
+}
+
+static void counters_zeroed(struct trace_func *fs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		atomic_store(&fs[i].calls, 0);
+		atomic_store(&fs[i].ns, 0);
+	}
+}
+
+/* Without record, an image that ends by exec or _exit prints its table
+ * first; not a vfork child (its memory, the counts too, is its
+ * parent's). */
+static void table_of_image(void)
+{
+	if (mode == RECORD_NO && getpid() == table_pid)
+		write_table();
+}
+
+/* After an exec that failed: a table again at the end, of the calls
+ * since. */
+static void table_restarted(void)
+{
+	if (mode == RECORD_NO && getpid() == table_pid) {
+		pthread_mutex_lock(&blocks_lock);
+		trace_for_each(counters_zeroed);
+		pthread_mutex_unlock(&blocks_lock);
+		atomic_store(&table_state, 0);
+	}
 }
 
 __attribute__((destructor)) static void trace_stop(void)
@@ -428,7 +479,7 @@ void *dlopen(const char *path, int flags)
  * counts. */
 
 /* Call the real exec function I of type TYPE with ARGS, after
- * record_exec; -1 (ENOSYS) if there is none. */
+ * record_exec (or the table); -1 (ENOSYS) if there is none. */
 #define REAL_EXEC(type, i, ...) \
 	do { \
 		type fn = (type)real_fn(i); \
@@ -439,10 +490,12 @@ void *dlopen(const char *path, int flags)
 		} \
 		if (mode == RECORD_YES) \
 			record_exec(); \
+		table_of_image(); \
 		ret = fn(__VA_ARGS__); \
 		err = errno; \
 		if (mode == RECORD_YES) \
 			record_exec_failed(); \
+		table_restarted(); \
 		errno = err; \
 		return ret; \
 	} while (0)
@@ -631,13 +684,14 @@ void (*signal(int sig, void (*handler)(int)))(int)
 }
 
 /* _exit, _Exit: every thread's records written (the others' while they
- * may run: their last record torn at most), then the real one I (the
- * system call if there is none). */
+ * may run: their last record torn at most), or the table; then the real
+ * one I (the system call if there is none). */
 #define REAL_EXIT(i, status) \
 	do { \
 		void (*fn)(int) = (void (*)(int))real_fn(i); \
 		if (mode == RECORD_YES) \
 			record_all_now(); \
+		table_of_image(); \
 		if (fn) \
 			fn(status); \
 		for (;;) \
@@ -666,10 +720,17 @@ static void unlock_blocks(void)
 	pthread_mutex_unlock(&blocks_lock);
 }
 
+/* A fork's child records into a file of its own, or has a table of its
+ * own: its calls since the fork, said so. */
 static void child_after_fork(void)
 {
-	if (mode == RECORD_YES)
+	if (mode == RECORD_YES) {
 		record_forked();
+	} else {
+		trace_for_each(counters_zeroed);
+		forked_from = table_pid;
+		table_pid = getpid();
+	}
 	pthread_mutex_unlock(&blocks_lock);
 }
 
@@ -701,6 +762,7 @@ __attribute__((constructor)) static void trace_start(void)
 		return;
 	pthread_atfork(lock_blocks, unlock_blocks, child_after_fork);
 	output_path = getenv("PFE_TRACE_OUTPUT");
+	table_pid = getpid();
 	catch_fatal_signals();
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_start: %s (tracing what was found)\n", pfe_strerror(err));

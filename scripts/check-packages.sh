@@ -244,8 +244,8 @@ count_records() {
 # into every TARGET program its harness runs, and libpfe.so beside it as
 # the loader's audit module (scripts/pfe-trace; on aarch64 qemu's
 # QEMU_SET_ENV, so that the host's programs do not get them), the
-# reports of all of them into ./trace through a FIFO (libpfe-trace opens
-# PFE_TRACE_OUTPUT for writing: a file would keep only the last report).
+# reports of all of them into ./trace through a FIFO (each process adds
+# its report to PFE_TRACE_OUTPUT).
 with_trace() {
 	rm -f trace.fifo && mkfifo trace.fifo || return 1
 	cat trace.fifo > trace &

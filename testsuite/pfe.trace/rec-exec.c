@@ -12,7 +12,8 @@
  * SIGKILL; both threads' calls are written all the same (after a SIGKILL,
  * kept in their buffers' spool files), and the process still dies of its
  * signal.  "kill N": main calls work N times, not 5, first (a flight
- * recorder's ring wraps).  With "own" it checks that SIGINT's and SIGTERM's actions are
+ * recorder's ring wraps).  "vfork": a vfork child ends by _exit, then
+ * work once more, and main returns.  With "own" it checks that SIGINT's and SIGTERM's actions are
  * the default, as without a tracer, installs its own and raises SIGTERM,
  * which it handles, and returns.  With "hup" it execs as with no argument, and the second image
  * sends itself SIGHUP before its "ok": trace.exp runs it under nohup,
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 __attribute__((noinline)) int work(int x) { return x * 3 + 1; }
@@ -54,6 +56,20 @@ static int own_handlers(void)
 	}
 	raise(SIGTERM);
 	return termed != SIGTERM;
+}
+
+/* "vfork": a vfork child that ends by _exit (its memory is ours: what it
+ * would write is our counts), then work once more and return. */
+__attribute__((noinline)) static int after_vfork(void)
+{
+	int status;
+	pid_t pid = vfork();
+
+	if (pid == 0)
+		_exit(0);
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return 1;
+	return work(1) != 4;
 }
 
 __attribute__((noinline)) void *waiter(void *arg)
@@ -103,6 +119,8 @@ int main(int argc, char **argv)
 			kill(getpid(), SIGTERM);
 		if (strcmp(argv[1], "kill") == 0)
 			kill(getpid(), SIGKILL);
+		if (strcmp(argv[1], "vfork") == 0)
+			return after_vfork();
 		if (strcmp(argv[1], "pipe") == 0 && close(ready[0]) == 0)
 			sum = (int)write(ready[1], &c, 1);
 		for (;;)
