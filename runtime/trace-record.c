@@ -293,19 +293,20 @@ static void spool_path(char *path, size_t size, unsigned k)
 static int new_spool(size_t size)
 {
 	char path[PATH_MAX + 16];
-	int fd;
+	int fd, err;
 
 	if (!cfg.path[0])
 		return -1;
 	spool_path(path, sizeof path, atomic_fetch_add(&spools, 1));
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd >= 0 && posix_fallocate(fd, 0, (off_t)size) != 0) {
+	err = fd < 0 ? errno : posix_fallocate(fd, 0, (off_t)size);
+	if (err && fd >= 0) {
 		close(fd);
 		unlink(path);
 		fd = -1;
 	}
-	if (fd < 0 && debugging())
-		say(path, strerror(errno));
+	if (err && debugging())
+		say(path, strerror(err));
 	return fd;
 }
 

@@ -590,17 +590,16 @@ int execle(const char *path, const char *arg0, ...)
 
 /* The signals whose default action ends the process: a crash (and
  * abort), and those sent to end it (Ctrl-C, kill, a write to a closed
- * pipe, a timer without a handler...).  pfe-trace record's records are
- * written first,
- * then the process does what it would have done without us
- * (pfe__chain_signal: the handler before ours, or the default action,
- * whose core dump has the fault's context).  Every thread's when that is
- * the default action (the process ends), else the thread's the signal hit
- * (a handler before ours may recover).  An ignored signal stays ignored
- * (nohup's SIGHUP: the programs it execs inherit that); a handler the
- * program installs later replaces ours.  Not the real-time signals (glibc
- * keeps some for itself).  Without record: the flat table is written when
- * the process ends so. */
+ * pipe, a timer without a handler...).  The records are written first
+ * (without record: the table, when the process ends), then the process
+ * does what it would have done without us (pfe__chain_signal: the
+ * handler before ours, or the default action, whose core dump has the
+ * fault's context).  Every thread's records when that is the default
+ * action (the process ends), else the thread's the signal hit (a handler
+ * before ours may recover).  An ignored signal stays ignored (nohup's
+ * SIGHUP: the programs it execs inherit that); a handler the program
+ * installs later replaces ours.  Not the real-time signals (glibc keeps
+ * some for itself). */
 static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGHUP, SIGINT, SIGQUIT,
 				     SIGPIPE, SIGALRM, SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ, SIGVTALRM,
 				     SIGPROF, SIGIO, SIGPWR };
@@ -619,7 +618,7 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 		else if (mode == RECORD_YES)
 			record_mine();
 		else if (ends)
-			write_table();
+			table_of_image();
 		pfe__chain_signal(&before_ours[i], sig, si, uc);
 	}
 }

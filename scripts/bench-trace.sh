@@ -152,7 +152,7 @@ if [ -f "$parts/gplain-1.o" ] && [ -f "$parts/xray-1.o" ]; then
 	src=$top/scripts/bench-runtime.c
 	compile spread-gplain $cc -O2 "$src" $parts/gplain-*.o &
 	p=$!
-	compile spread-pfe $cc -O2 $pfe_flags "$src" $parts/pfe-*.o || { wait $p || :; exit 1; }
+	compile spread-pfe $cc -O2 $pfe_flags "$src" $parts/pfe-[0-9]*.o || { wait $p || :; exit 1; }
 	wait $p || exit 1
 	compile spread-cplain clang-16 -O2 "$src" $parts/cplain-*.o &
 	p=$!
