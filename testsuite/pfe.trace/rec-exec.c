@@ -58,6 +58,18 @@ static int own_handlers(void)
 	return termed != SIGTERM;
 }
 
+/* S's decimal digits as a number: not atoi, which glibc 2.38's headers
+ * make a call of __isoc23_strtol, a symbol an older libc lacks (the sid
+ * compilers' programs run on bookworm's). */
+static int number(const char *s)
+{
+	int n = 0;
+
+	while (*s >= '0' && *s <= '9')
+		n = n * 10 + (*s++ - '0');
+	return n;
+}
+
 /* "vfork": a vfork child that ends by _exit (its memory is ours: what it
  * would write is our counts), then work once more and return. */
 __attribute__((noinline)) static int after_vfork(void)
@@ -102,7 +114,7 @@ int main(int argc, char **argv)
 
 	if (pipe(ready) || pthread_create(&t, NULL, waiter, NULL) || read(ready[0], &c, 1) != 1)
 		return 1;
-	for (int i = 0, n = argc > 2 && strcmp(argv[1], "kill") == 0 ? atoi(argv[2]) : 5; i < n; i++)
+	for (int i = 0, n = argc > 2 && strcmp(argv[1], "kill") == 0 ? number(argv[2]) : 5; i < n; i++)
 		sum += work(i);
 	if (argc > 1 && strcmp(argv[1], "hup") != 0) {
 		printf("ok\n");
