@@ -11,8 +11,9 @@
 #                   with a setup that fails: the old result must not be read
 #   tcl-error       a Tcl error and dg-final checks without output
 #                   (testsuite/pfe.harness): ERROR and UNRESOLVED count
-#   lint            dg directives that DejaGnu would skip, or cannot run
-#                   (pfe.lint on a crafted file): the lint fails
+#   lint            dg directives that DejaGnu would skip, or cannot run,
+#                   and a call of atoi (pfe.lint on a crafted file): the
+#                   lint fails
 #   baseline        a test of the baseline that did not run, a test name
 #                   twice: failures; more tests than the baseline: none
 #   unsupported     a new UNSUPPORTED, an expected one missing, and one
@@ -125,16 +126,18 @@ fi
 # lint: a test file whose directives dg.exp would skip or not run.
 d=$out/lint
 mkdir -p "$d/tree/pfe.bad"
-printf '/* {dg-final { scan-assembler "x" } } */\n/* { dg-final { scan-assembler "x" } */\n/* { dg-final { scan-assembler-nope "x" } } */\n' > "$d/tree/pfe.bad/bad.c"
+printf '/* {dg-final { scan-assembler "x" } } */\n/* { dg-final { scan-assembler "x" } */\n/* { dg-final { scan-assembler-nope "x" } } */\nint n(const char *s) { return atoi (s); }\n' > "$d/tree/pfe.bad/bad.c"
 (cd "$d" && runtest --tool pfe --srcdir "$top/testsuite" PFE_ONCE=1 PFE_LINT_DIR="$top/$d/tree" \
 	PFE_CC="$cc" PFE_PLUGIN="$top/build/$cc/pfe.so" PFE_SCAN="$top/build/pfe-scan" \
 	PFE_TARGET=x86_64 pfe.lint/lint.exp > runtest.out 2>&1; echo $? > run-status)
 r=$(sh scripts/suite-result.sh --subset harness-lint "$d" 2>&1)
 if grep -q '^FAIL: lint: dg directives of pfe.bad/bad.c$' "$d/pfe.sum" &&
-	[ "$(grep -c '^[0-9]*: ' "$d/pfe.log")" = 3 ]; then
-	expect_failed "harness: a dg directive that DejaGnu would skip or cannot run fails the lint" "$r"
+	[ "$(grep -c '^[0-9]*: ' "$d/pfe.log")" = 3 ] &&
+	grep -q '^FAIL: lint: no test program calls atoi' "$d/pfe.sum" &&
+	grep -q '^pfe.bad/bad.c:4: ' "$d/pfe.log"; then
+	expect_failed "harness: a dg directive that DejaGnu would skip or cannot run, or a call of atoi, fails the lint" "$r"
 else
-	result FAIL "harness: a dg directive that DejaGnu would skip or cannot run fails the lint"
+	result FAIL "harness: a dg directive that DejaGnu would skip or cannot run, or a call of atoi, fails the lint"
 	sed 's/^/    /' "$d/pfe.sum"
 fi
 

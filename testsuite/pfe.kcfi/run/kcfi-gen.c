@@ -375,6 +375,23 @@ static struct type *gen_type(int depth, int role)
 	return t;
 }
 
+/* S's decimal digits as a number, -1 if it has anything else: not
+ * strtoull or atoi, which glibc 2.38's headers bind to symbols an older
+ * libc lacks (pfe.lint says why). */
+static long long number(const char *s)
+{
+	long long n = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || n > 100000000)
+			return -1;
+		n = n * 10 + (*s - '0');
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	int count;
@@ -382,12 +399,12 @@ int main(int argc, char **argv)
 	char **text;
 	char *defs;
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: kcfi-gen SEED COUNT [q|Q|n]\n");
+	if (argc < 3 || number(argv[1]) < 0 || number(argv[2]) < 0) {
+		fprintf(stderr, "usage: kcfi-gen SEED COUNT [q|Q|n] (SEED, COUNT decimal)\n");
 		return 2;
 	}
-	rng_state = strtoull(argv[1], NULL, 0) * 2654435761u + 1;
-	count = atoi(argv[2]);
+	rng_state = (uint64_t)number(argv[1]) * 2654435761u + 1;
+	count = (int)number(argv[2]);
 	if (argc > 3)
 		mode = argv[3][0];
 	fns = calloc((size_t)count, sizeof(*fns));
