@@ -127,7 +127,8 @@ struct pfe_object {
 	 * so that a lookup in a large object reads one cache line (the
 	 * function's descriptor, elsewhere, would be another miss): its
 	 * attachment as its ops slot would hold it (pfe__att_word, written
-	 * with f->att), its entry. */
+	 * with f->att), its entry.  None (NULL) in the audit copy's objects
+	 * (audit.c), which look nothing up. */
 	struct pfe_key_slot {
 		uintptr_t key;
 		struct pfe_func *func;

@@ -107,11 +107,56 @@ static const char *section_name(const struct file *f, unsigned i)
 	return data + f->sh[i].sh_name;
 }
 
-static int by_addr(const void *a, const void *b)
+/* The uintptr_t at OFF in record I of SIZE bytes at A. */
+static uintptr_t key_at(const unsigned char *a, size_t i, size_t size, size_t off)
 {
-	uintptr_t x = ((const struct sym *)a)->addr, y = ((const struct sym *)b)->addr;
+	uintptr_t k;
 
-	return x < y ? -1 : x > y;
+	memcpy(&k, a + i * size + off, sizeof k);
+	return k;
+}
+
+/* Sort the N records of SIZE bytes at BASE by the uintptr_t at OFF in
+ * each (what pfe__lower_bound searches), stably: aliases keep their
+ * symbol table's order.  Nothing to do when they are in order (records,
+ * sleds usually are); else a radix sort, a byte a pass, on the bytes in
+ * which the keys differ: glibc's qsort, a call of a comparison a step,
+ * took some 17 ms of 100000 symbols, each time an object is read. */
+static int sort_by_key(void *base, size_t n, size_t size, size_t off)
+{
+	unsigned char *from = base, *to, *spare;
+	uintptr_t lo = UINTPTR_MAX, hi = 0, prev = 0;
+	bool sorted = true;
+
+	for (size_t i = 0; i < n; i++) {
+		uintptr_t k = key_at(from, i, size, off);
+
+		sorted = sorted && k >= prev;
+		prev = k;
+		lo = k < lo ? k : lo;
+		hi = k > hi ? k : hi;
+	}
+	if (sorted)
+		return 0;
+	if (!(spare = to = malloc(n * size)))
+		return PFE_ENOMEM;
+	for (unsigned shift = 0; shift < sizeof hi * 8 && (hi - lo) >> shift; shift += 8) {
+		size_t at[257] = { 0 };
+		unsigned char *was = from;
+
+		for (size_t i = 0; i < n; i++)
+			at[((key_at(from, i, size, off) - lo) >> shift & 0xff) + 1]++;
+		for (unsigned b = 1; b < 257; b++)
+			at[b] += at[b - 1];
+		for (size_t i = 0; i < n; i++)
+			memcpy(to + size * at[(key_at(from, i, size, off) - lo) >> shift & 0xff]++, from + i * size, size);
+		from = to;
+		to = was;
+	}
+	if (from != base)
+		memcpy(base, from, n * size);
+	free(spare);
+	return 0;
 }
 
 /* The defined functions of the symbol table TYPE (.symtab, else .dynsym). */
@@ -145,7 +190,10 @@ static struct sym *read_symbols(const struct file *f, uintptr_t base, unsigned t
 			out[*n].name = strs + syms[k].st_name;	/* in the mapping */
 			(*n)++;
 		}
-		qsort(out, *n, sizeof *out, by_addr);
+		if (sort_by_key(out, *n, sizeof *out, offsetof(struct sym, addr)) != 0) {
+			free(out);
+			return NULL;
+		}
 		return out;
 	}
 	return NULL;
@@ -334,13 +382,6 @@ static void func_of_record(const struct pfe_layout_code *c, const struct rec *r,
 	}
 }
 
-static int by_entry(const void *a, const void *b)
-{
-	uintptr_t x = ((const struct pfe_func *)a)->addr, y = ((const struct pfe_func *)b)->addr;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The last position within the LEN bytes of NOPs at AT where P fits
  * aligned, so that its call returns to the function's first instruction
  * (an unwinder looks the function up there: GCC's native NOPs on aarch64
@@ -454,11 +495,13 @@ static uintptr_t section_start(const struct file *f, uintptr_t base, uintptr_t a
 /* The functions of RECS (sorted, merged: a function may have an entry
  * record and a call record). */
 /* The functions' names, copied out of the file's mapping (only theirs:
- * a copy of every symbol's name would be kept for nothing); false, none
- * kept, if memory runs out. */
-static bool keep_names(struct pfe_func *fs, size_t n)
+ * a copy of every symbol's name would be kept for nothing), or with
+ * !NAMED none (NULL); false, none kept, if memory runs out. */
+static bool keep_names(struct pfe_func *fs, size_t n, bool named)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !named; i++)
+		fs[i].name = NULL;
+	for (size_t i = 0; i < n && named; i++) {
 		if (fs[i].name && !(fs[i].name = strdup(fs[i].name))) {
 			while (i-- > 0)
 				free((char *)fs[i].name);
@@ -469,7 +512,7 @@ static bool keep_names(struct pfe_func *fs, size_t n)
 }
 
 static int make_funcs(struct pfe_object *o, const struct file *file, const struct sym *s, size_t nsyms,
-		      const struct rec *recs, size_t nrecs)
+		      const struct rec *recs, size_t nrecs, bool named)
 {
 	struct pfe_func *fs = calloc(nrecs ? nrecs : 1, sizeof *fs);
 	struct symtab t = { s, nsyms, o->lo, o->hi };
@@ -483,7 +526,10 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 		fs[i].obj = o;
 		*(recs[i].is_call ? &fs[i].call_record : &fs[i].entry_record) = recs[i].at;
 	}
-	qsort(fs, nrecs, sizeof *fs, by_entry);
+	if (sort_by_key(fs, nrecs, sizeof *fs, offsetof(struct pfe_func, addr)) != 0) {
+		free(fs);
+		return PFE_ENOMEM;
+	}
 	for (size_t i = 0; i < nrecs; i++) {
 		if (n > 0 && fs[n - 1].addr == fs[i].addr) {
 			if (fs[i].call_record)
@@ -503,7 +549,7 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 		/* Nothing before the section's start is the function's. */
 		classify(o, &code, &fs[i], prev_end > start ? prev_end : start ? start : UINTPTR_MAX);
 	}
-	if (!keep_names(fs, n)) {
+	if (!keep_names(fs, n, named)) {
 		free(fs);
 		return PFE_ENOMEM;
 	}
@@ -545,13 +591,6 @@ static int by_func_then_at(const void *a, const void *b)
 	if (x->func != y->func)
 		return x->func < y->func ? -1 : 1;
 	return x->at < y->at ? -1 : x->at > y->at;
-}
-
-static int by_address(const void *a, const void *b)
-{
-	uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* The words of section I of F when it is an allocated NAME (loaded: its
@@ -622,8 +661,7 @@ static int read_sleds(const struct file *f, struct pfe_object *o, bool unrelocat
 		fn->nsleds++;
 		o->sled_at[k] = o->sleds[k].at;
 	}
-	qsort(o->sled_at, kept, sizeof *o->sled_at, by_address);
-	return 0;
+	return sort_by_key(o->sled_at, kept, sizeof *o->sled_at, 0);
 }
 
 /* Each record of O's sections NAME, WORDS pointer-sized words each (the
@@ -742,15 +780,19 @@ int pfe__object_load(const struct pfe_object_id *id, struct pfe_object **out)
 		syms = read_symbols(&f, o->base, SHT_DYNSYM, &nsyms);
 	for (size_t k = 0; k < PFE_COUNT_OF(record_kinds) && !err; k++)
 		err = read_records(&f, o, &record_kinds[k], id->unrelocated, &recs, &nrecs);
+	/* An object not relocated yet (audit.c) lives only through
+	 * pfe__prepare, which names no function and looks nothing up: its
+	 * functions are not named and have no lookup table (some 20 ms of
+	 * 100000 functions). */
 	if (!err)
-		err = make_funcs(o, &f, syms, nsyms, recs, nrecs);
+		err = make_funcs(o, &f, syms, nsyms, recs, nrecs, !id->unrelocated);
 	if (!err && !id->unrelocated)
 		each_site_record(&f, o, PFE_SECTION_KEEPS_ALL, 1, mark_keeps_all);
 	if (!err)
 		err = read_sleds(&f, o, id->unrelocated);
 	if (!err && PFE_SLOT_VEC_SAVES && !id->unrelocated)
 		each_site_record(&f, o, PFE_SECTION_VECTOR_ARGS, 2, mark_vec_save);
-	if (!err)
+	if (!err && !id->unrelocated)
 		err = index_keys(o);
 	free(recs);
 	free(syms);
