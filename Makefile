@@ -120,6 +120,12 @@ RT_BUILD := build/$(CC_NAME)-runtime
 # rt-lib.tcl) reads this assignment: one list, in one ":=" here.
 RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/pool.c runtime/unwind.c runtime/api.c \
 	runtime/audit.c
+# What libpfe's shared libraries link with (the suite's build reads this
+# too).  -z defs: every symbol they use is found now, not by the loader
+# when first called (an atomic exchange of a byte on riscv64 is a call of
+# libatomic's __atomic_exchange_1, which killed a process the first time
+# a record could not be written).
+RT_LDLIBS := -Wl,-z,defs -lpthread -ldl
 RT_HDRS := runtime/pfe.h runtime/internal.h runtime/tramp-layout.h $(ARCH_PLAIN_HDRS) runtime/trace.h runtime/trace-format.h
 RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fasynchronous-unwind-tables \
 	-fno-reorder-functions -fno-reorder-blocks-and-partition
@@ -145,12 +151,12 @@ $(RT_BUILD)/tramp.o: runtime/tramp-$(RT_TARGET).S runtime/tramp-layout.h Makefil
 
 $(RT_BUILD)/libpfe.so: $(RT_OBJS)
 	@echo "  LD   $@"
-	$(Q)$(CC) -shared -o $@ $(RT_OBJS) -lpthread -ldl
+	$(Q)$(CC) -shared -o $@ $(RT_OBJS) $(RT_LDLIBS)
 
 # pfe-trace's LD_PRELOAD library: libpfe and runtime/trace*.c in one.
 $(RT_BUILD)/libpfe-trace.so: $(RT_OBJS) $(RT_BUILD)/trace.o $(RT_BUILD)/trace-record.o
 	@echo "  LD   $@"
-	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_BUILD)/trace-record.o $(RT_OBJS) -lpthread -ldl
+	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_BUILD)/trace-record.o $(RT_OBJS) $(RT_LDLIBS)
 
 # pfe-trace's reader of record files: a host tool (they are the same on
 # every target).

@@ -135,15 +135,31 @@ static bool debugging(void)
 	return getenv("PFE_DEBUG") != NULL;
 }
 
+/* The bytes of this process's record file, written or about to be: a
+ * write reserves its bytes first, and one that would take the file past
+ * its size limit (trace_size_allows) is not made, its bytes given back.
+ * Threads and a fatal signal's handler write at once: a file a process,
+ * so the count is exact where fstat would race. */
+static _Atomic uint64_t file_bytes;
+
 /* Write BLOCK and the records of up to two segments to the file. */
 static void write_block(const struct pfe_trace_block *block, const void *a, size_t alen, const void *b, size_t blen)
 {
-	static _Atomic bool failed;	/* said once */
+	/* Said once.  A word: an exchange of a byte is a libatomic call on
+	 * riscv64 (RT_LDLIBS). */
+	static _Atomic unsigned failed;
 	struct iovec iov[3] = { { (void *)block, sizeof *block }, { (void *)a, alen }, { (void *)b, blen } };
-	int fd = cfg.path[0] ? open(cfg.path, O_WRONLY | O_APPEND | O_CLOEXEC) : -1;
 	ssize_t want = (ssize_t)(sizeof *block + alen + blen);
+	uint64_t at = atomic_fetch_add(&file_bytes, (uint64_t)want);
+	int fd = -1;
 
-	if ((fd < 0 || writev(fd, iov, 3) != want) && cfg.path[0] && !atomic_exchange(&failed, true))
+	if (!trace_size_allows(at, (uint64_t)want)) {
+		atomic_fetch_sub(&file_bytes, (uint64_t)want);
+		errno = EFBIG;
+	} else if (cfg.path[0]) {
+		fd = open(cfg.path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	}
+	if ((fd < 0 || writev(fd, iov, 3) != want) && cfg.path[0] && !atomic_exchange(&failed, 1))
 		say(cfg.path, strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -299,7 +315,7 @@ static int new_spool(size_t size)
 		return -1;
 	spool_path(path, sizeof path, atomic_fetch_add(&spools, 1));
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	err = fd < 0 ? errno : posix_fallocate(fd, 0, (off_t)size);
+	err = fd < 0 ? errno : !trace_size_allows(0, size) ? EFBIG : posix_fallocate(fd, 0, (off_t)size);
 	if (err && fd >= 0) {
 		close(fd);
 		unlink(path);
@@ -618,6 +634,7 @@ static bool make_file(const char *dir)
 {
 	struct pfe_trace_header h = { PFE_TRACE_MAGIC, PFE_TRACE_VERSION, (uint32_t)getpid() };
 	int fd = -1;
+	bool fits;
 
 	for (unsigned n = 0; fd < 0 && n < 100; n++) {
 		if (n)
@@ -628,13 +645,17 @@ static bool make_file(const char *dir)
 		if (fd < 0 && errno != EEXIST)
 			break;
 	}
-	if (fd < 0 || write(fd, &h, sizeof h) != (ssize_t)sizeof h) {
+	fits = fd >= 0 && trace_size_allows(0, sizeof h);
+	if (fd >= 0 && !fits)
+		errno = EFBIG;
+	if (!fits || write(fd, &h, sizeof h) != (ssize_t)sizeof h) {
 		fprintf(stderr, "pfe-trace: cannot make a record file in %s: %s (not tracing)\n", dir, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return false;
 	}
 	close(fd);
+	atomic_store(&file_bytes, sizeof h);
 	cfg.pid = (pid_t)h.pid;
 	if (debugging())
 		fprintf(stderr, "pfe-trace: recording into %s\n", cfg.path);

@@ -42,6 +42,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -66,6 +68,13 @@ uint64_t trace_now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+bool trace_size_allows(uint64_t size, uint64_t len)
+{
+	struct rlimit l;
+
+	return getrlimit(RLIMIT_FSIZE, &l) != 0 || l.rlim_cur == RLIM_INFINITY || size + len <= l.rlim_cur;
 }
 
 static void on_entry(struct pfe_call *c)
@@ -136,9 +145,28 @@ struct out {
 	char buf[4096];
 };
 
+/* Whether FD is a file its size limit would not let grow by LEN
+ * (trace_size_allows; tables of several processes may be appended to one
+ * file: its size is asked each time). */
+static bool at_size_limit(int fd, size_t len)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !trace_size_allows((uint64_t)st.st_size, len);
+}
+
+/* Written unless the output is at its size limit: then the rest is
+ * dropped, and said on stderr (unless that is the one at its limit). */
 static void out_flush(struct out *o)
 {
-	for (size_t done = 0; done < o->len;) {
+	static const char note[] = "pfe-trace: the table's file is at its size limit (ulimit -f): the rest is not written\n";
+
+	if (o->fd >= 0 && at_size_limit(o->fd, o->len)) {
+		if (o->fd != 2 && !at_size_limit(2, sizeof note - 1))
+			(void)!write(2, note, sizeof note - 1);
+		o->fd = -1;
+	}
+	for (size_t done = 0; o->fd >= 0 && done < o->len;) {
 		ssize_t w = write(o->fd, o->buf + done, o->len - done);
 
 		if (w < 0 && errno == EINTR)

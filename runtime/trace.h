@@ -47,6 +47,12 @@ const char *trace_func_name(const struct trace_func *f);
 /* trace.c: CLOCK_MONOTONIC in nanoseconds. */
 uint64_t trace_now_ns(void);
 
+/* trace.c: whether a file of SIZE bytes may grow by LEN within the
+ * process's file size limit (RLIMIT_FSIZE, ulimit -f).  A write past it
+ * would end the traced process with SIGXFSZ: pfe-trace makes none
+ * (async-signal-safe: a fatal signal's handler writes too). */
+bool trace_size_allows(uint64_t size, uint64_t len);
+
 /* trace-record.c.  Whether this process records (PFE_TRACE_RECORD names
  * a directory): RECORD_YES when its file is made and the filters read,
  * RECORD_FAILED (said on stderr) when it cannot be: nothing is traced. */

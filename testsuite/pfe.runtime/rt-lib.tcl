@@ -4,11 +4,12 @@
 # finding the target's C++ compiler (rt_cxx).
 # Sourced after rt_top is set.  Debug: the build commands are in pfe.log.
 
-# libpfe's C sources: the Makefile's RT_SRCS (their one list), or {}.
-proc rt_lib_srcs {} {
+# The Makefile's NAME (RT_SRCS, libpfe's C sources; RT_LDLIBS, what its
+# shared libraries link with: each one list, in one ":=" there), or {}.
+proc rt_make_var {name} {
     global rt_top
-    if {![regexp {\nRT_SRCS := ((?:[^\n]*\\\n)*[^\n]*)} [pfe_read_file $rt_top/Makefile] -> srcs]} { return {} }
-    return [string map [list "\\\n" " "] $srcs]
+    if {![regexp "\n$name := ((?:\[^\n\]*\\\\\n)*\[^\n\]*)" [pfe_read_file $rt_top/Makefile] -> value]} { return {} }
+    return [string map [list "\\\n" " "] $value]
 }
 
 # libpfe.so for the target, as the Makefile builds it (no -Werror: older
@@ -26,9 +27,10 @@ proc rt_build_lib {} {
 	lappend flags -I[pwd]/i386-include
     }
     set objs {}
-    set srcs [rt_lib_srcs]
-    if {$srcs eq ""} {
-	send_log -- "rt_build_lib: no RT_SRCS in $rt_top/Makefile\n"
+    set srcs [rt_make_var RT_SRCS]
+    set libs [rt_make_var RT_LDLIBS]
+    if {$srcs eq "" || $libs eq ""} {
+	send_log -- "rt_build_lib: no RT_SRCS or RT_LDLIBS in $rt_top/Makefile\n"
 	return 0
     }
     foreach src [concat $srcs [pfe_arch_plain_srcs $rt_top] runtime/tramp-$pfe_target.S] {
@@ -42,7 +44,7 @@ proc rt_build_lib {} {
 	}
 	lappend objs $obj
     }
-    set r [pfe_build $objs libpfe.so {-shared -lpthread -ldl} 0]
+    set r [pfe_build $objs libpfe.so [concat -shared $libs] 0]
     send_log -- "[lindex $r 1]\n"
     if {[lindex $r 0] != 0} { return 0 }
     # What libpfe.a holds: one object, its code in whole pages.
@@ -59,7 +61,7 @@ proc rt_build_lib {} {
 	}
 	lappend tobjs rt-$src.o
     }
-    set r [pfe_build [concat $tobjs $objs] libpfe-trace.so {-shared -lpthread -ldl} 0]
+    set r [pfe_build [concat $tobjs $objs] libpfe-trace.so [concat -shared $libs] 0]
     send_log -- "[lindex $r 1]\n"
     return [expr {[lindex $r 0] == 0}]
 }
