@@ -97,8 +97,8 @@ static struct {
 const struct trace_func trace_plain;
 
 static struct pfe_pooled *_Atomic all_bufs;
-/* While an exec writes every thread's buffer: handlers write nothing
- * (record_exec). */
+/* While an exec writes every thread's buffer (record_exec), and from
+ * the end (record_stop): handlers write nothing. */
 static _Atomic bool frozen;
 #define for_each_buf(buf) \
 	for (struct tbuf *buf = (struct tbuf *)atomic_load(&all_bufs); buf; buf = (struct tbuf *)buf->pooled.next)
@@ -386,12 +386,14 @@ static uint32_t rec_func(const struct pfe_call *c, unsigned *by)
 void record_entry(struct pfe_call *c)
 {
 	const struct trace_func *f = c->data;
-	struct tbuf *buf = thread_buf();
 	uint64_t now = trace_now_ns();
 	unsigned flags = 0, depth, rdepth, by;
 	uint32_t func = rec_func(c, &by);
+	struct tbuf *buf;
 
-	if (!buf || atomic_load_explicit(&frozen, memory_order_acquire)) {
+	/* Frozen first: a buffer taken now would have a spool file that
+	 * nothing removes (record_stop). */
+	if (atomic_load_explicit(&frozen, memory_order_acquire) || !(buf = thread_buf())) {
 		c->cookie = 0;
 		return;
 	}
@@ -832,14 +834,17 @@ static void remove_spools(void)
 	}
 }
 
+/* Recording stops as at an exec (frozen: a handler writes nothing, and a
+ * thread takes no buffer), the code left patched: unpatching 100000
+ * functions cost some 20 ms of the exit (make bench's trace rows), and
+ * the process ends. */
 void record_stop(void)
 {
 	size_t threads = 0;
 	int err;
 
-	pfe_disable_all();
-	pfe_detach_all();
-	err = pfe_synchronize();
+	atomic_store(&frozen, true);
+	err = pfe__quiesce();
 	if (err)
 		say("record_stop: a handler still runs; its thread's last records may be torn", pfe_strerror(err));
 	if (!cfg.path[0])

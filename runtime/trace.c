@@ -341,8 +341,7 @@ __attribute__((destructor)) static void trace_stop(void)
 	if (mode == RECORD_YES) {
 		record_stop();
 	} else if (mode == RECORD_NO) {
-		pfe_disable_all();
-		write_table();
+		write_table();	/* of a snapshot: no need to unpatch first */
 	}
 }
 

@@ -88,7 +88,7 @@ void record_exec_failed(void);
  * at most: the process is going); the calling thread's alone in a vfork
  * child (the others are its parent's, which goes on). */
 void record_all_now(void);
-/* At exit: stop the handlers and write what the buffers hold. */
+/* At exit: stop recording and write what the buffers hold. */
 void record_stop(void);
 
 #endif /* PFE_RUNTIME_TRACE_H */
