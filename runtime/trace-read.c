@@ -65,6 +65,7 @@ struct thread {
 	uint64_t lost, end_ns;
 	struct pfe_trace_rec *recs;
 	size_t n, cap;
+	size_t last_block;	/* records of the last block read */
 };
 
 /* A function's id by the low 32 bits of its address. */
@@ -152,6 +153,7 @@ static size_t read_records(struct process *p, const struct pfe_trace_block *b, c
 	t->recs = xrealloc(t->recs, (t->n + b->n) * sizeof *t->recs);
 	memcpy(t->recs + t->n, data, bytes);
 	t->n += b->n;
+	t->last_block = b->n;
 	t->end_ns = b->end_ns;
 	return bytes;
 }
@@ -201,6 +203,18 @@ static uint32_t id_by_addr(const struct process *p, uint32_t low)
 /* The records the spool file PATH kept (its process killed by SIGKILL
  * before it wrote them), added to P's as a block of their thread, which
  * ends at the last record's time; false if there is no such file. */
+/* Whether the N records RECS of a spool file (block B) are what its
+ * thread's last block in the record file holds: its process was killed
+ * after writing the buffer and before emptying it (trace-record.c's
+ * flush_buf), and they are read once.  Records hold times: a spool read
+ * for the first time never matches. */
+static bool written_already(struct process *p, const struct pfe_trace_block *b, const struct pfe_trace_rec *recs)
+{
+	struct thread *t = b->n ? thread_of(p, b) : NULL;
+
+	return t && t->last_block == b->n && !memcmp(t->recs + t->n - b->n, recs, b->n * sizeof *recs);
+}
+
 static bool read_spool(struct process *p, const char *path)
 {
 	struct pfe_trace_spool s;
@@ -235,7 +249,8 @@ static bool read_spool(struct process *p, const char *path)
 	b.tid = s.tid;
 	b.serial = s.serial;
 	b.lost = s.head - n;
-	read_records(p, &b, (const char *)recs, n * sizeof *recs);
+	if (!written_already(p, &b, recs))
+		read_records(p, &b, (const char *)recs, n * sizeof *recs);
 	free(recs);
 	free(data);
 	return true;

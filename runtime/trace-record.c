@@ -22,13 +22,18 @@
  *
  * The file is opened for each write (O_APPEND, one writev a block): a
  * program closing its descriptors cannot make us write into its files,
- * and a child after fork gets a file of its own.  At exit the handlers
- * are detached and pfe_synchronize waits until none runs, so the buffers
- * are read while nothing writes them.  Each buffer maps a spool file of
- * its own beside the record file (trace-format.h): a process killed by
- * SIGKILL leaves what it had not written there, for the reader.
+ * and a child after fork gets a file of its own.  At exit recording is
+ * frozen and libpfe waits until no handler runs, so the buffers are read
+ * while nothing writes them.  Each buffer maps a spool file of its own
+ * beside the record file (trace-format.h): a process killed by SIGKILL
+ * leaves what it had not written there, for the reader (which knows a
+ * spool whose records its thread's last block already has: killed
+ * between the write and the emptying).
  * Debugging: PFE_DEBUG=1 says on stderr where each process records and
- * how much it wrote; pfe-trace-read dump FILE prints every record.
+ * how much it wrote; pfe-trace-read dump FILE prints every record;
+ * PFE_DEBUG=kill-after-write kills the process with SIGKILL right after
+ * it writes its first block of records, before that buffer is emptied
+ * (the window above; trace.exp's test).
  */
 #define _DEFAULT_SOURCE	/* not _GNU_SOURCE: glibc 2.38+ would bind strtoul to a symbol older libcs lack */
 #include "trace.h"
@@ -40,6 +45,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <regex.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +94,7 @@ static struct {
 	pid_t pid;			/* this process's (a vfork child's differs) */
 	bool flight;			/* ring buffers, written at exit */
 	uint64_t cap;			/* records a buffer */
+	bool kill_after_write;		/* PFE_DEBUG=kill-after-write (above) */
 	bool any_filter;		/* -F given */
 	unsigned max_depth;		/* -D, 0: none */
 	uint64_t min_ns;		/* -t, 0: none */
@@ -275,6 +282,8 @@ static void flush_buf(struct tbuf *buf)
 	to_file_recs(buf->recs, n - before_wrap);
 	write_block(&block, &buf->recs[at], before_wrap * sizeof *buf->recs, buf->recs,
 		    (n - before_wrap) * sizeof *buf->recs);
+	if (cfg.kill_after_write)
+		raise(SIGKILL);
 	buf->s.head = 0;
 }
 
@@ -722,6 +731,7 @@ static void read_settings(void)
 	cfg.flight = flight != 0;
 	cfg.cap = cfg.flight ? ring_records(flight) : WRITE_ALL_BYTES / sizeof(struct pfe_trace_rec);
 	cfg.max_depth = depth > 0xffff ? 0xffff : (unsigned)depth;
+	cfg.kill_after_write = pfe__debug("kill-after-write", NULL);
 	for (unsigned i = 0; i < 4; i++)
 		read_patterns(i);
 	cfg.any_filter = npatterns[P_FILTER] > 0;
