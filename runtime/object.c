@@ -7,7 +7,9 @@
  * each is for and its entry's layout: NOPs before and after, the landing
  * pad, the kCFI hash in either layout, the fentry call or its NOP form;
  * then work out where and how each is patched (arch-hooks/arch.h)
- * and whether its ops slot is usable.
+ * and whether its ops slot is usable.  The audit copy (audit.c) reads
+ * no symbol where the records alone show nothing to prepare
+ * (prepared_already), and names nothing.
  *
  * Debugging: PFE_DEBUG=list prints every function found; a record that
  * points outside the object's code is a warning naming the record's
@@ -501,8 +503,6 @@ static uintptr_t section_start(const struct file *f, uintptr_t base, uintptr_t a
 	return 0;
 }
 
-/* The functions of RECS (sorted, merged: a function may have an entry
- * record and a call record). */
 /* The functions' names, copied out of the file's mapping (only theirs:
  * a copy of every symbol's name would be kept for nothing), or with
  * !NAMED none (NULL); false, none kept, if memory runs out. */
@@ -520,6 +520,8 @@ static bool keep_names(struct pfe_func *fs, size_t n, bool named)
 	return true;
 }
 
+/* The functions of RECS (sorted, merged: a function may have an entry
+ * record and a call record), named if NAMED. */
 static int make_funcs(struct pfe_object *o, const struct file *file, const struct sym *s, size_t nsyms,
 		      const struct rec *recs, size_t nrecs, bool named)
 {

@@ -200,9 +200,6 @@ static uint32_t id_by_addr(const struct process *p, uint32_t low)
 	return lo < p->naddrs && p->addrs[lo].low == low ? p->addrs[lo].id : PFE_TRACE_NO_FUNC;
 }
 
-/* The records the spool file PATH kept (its process killed by SIGKILL
- * before it wrote them), added to P's as a block of their thread, which
- * ends at the last record's time; false if there is no such file. */
 /* Whether the N records RECS of a spool file (block B) are what its
  * thread's last block in the record file holds: its process was killed
  * after writing the buffer and before emptying it (trace-record.c's
@@ -215,6 +212,9 @@ static bool written_already(struct process *p, const struct pfe_trace_block *b, 
 	return t && t->last_block == b->n && !memcmp(t->recs + t->n - b->n, recs, b->n * sizeof *recs);
 }
 
+/* The records the spool file PATH kept (its process killed by SIGKILL
+ * before it wrote them), added to P's as a block of their thread, which
+ * ends at the last record's time; false if there is no such file. */
 static bool read_spool(struct process *p, const char *path)
 {
 	struct pfe_trace_spool s;

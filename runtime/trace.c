@@ -141,6 +141,7 @@ static void sort_rows(struct row *r, size_t n)
 /* Output through a buffer of our own, written with write(2). */
 struct out {
 	int fd;
+	bool full;		/* its file at its size limit: nothing more written */
 	size_t len;
 	char buf[4096];
 };
@@ -161,12 +162,12 @@ static void out_flush(struct out *o)
 {
 	static const char note[] = "pfe-trace: the table's file is at its size limit (ulimit -f): the rest is not written\n";
 
-	if (o->fd >= 0 && at_size_limit(o->fd, o->len)) {
+	if (!o->full && at_size_limit(o->fd, o->len)) {
 		if (o->fd != 2 && !at_size_limit(2, sizeof note - 1))
 			(void)!write(2, note, sizeof note - 1);
-		o->fd = -1;
+		o->full = true;
 	}
-	for (size_t done = 0; o->fd >= 0 && done < o->len;) {
+	for (size_t done = 0; !o->full && done < o->len;) {
 		ssize_t w = write(o->fd, o->buf + done, o->len - done);
 
 		if (w < 0 && errno == EINTR)
