@@ -23,7 +23,8 @@
  * the process, and stops them at exit.
  * Debugging: PFE_DEBUG=list shows what libpfe found; "pfe-trace: N
  * functions" on stderr at load (and after each dlopen) says how many are
- * traced.
+ * traced; PFE_DEBUG=table-stall=MS sleeps MS ms after each write of the
+ * flat table (the suite's way of making processes' tables overlap).
  */
 #define _GNU_SOURCE
 #include "trace.h"
@@ -139,6 +140,7 @@ static void sort_rows(struct row *r, size_t n)
 }
 
 /* Output through a buffer of our own, written with write(2). */
+static long table_stall_ms;	/* PFE_DEBUG=table-stall=MS (above) */
 struct out {
 	int fd;
 	bool full;		/* its file at its size limit: nothing more written */
@@ -176,6 +178,8 @@ static void out_flush(struct out *o)
 			break;
 		done += (size_t)w;
 	}
+	if (table_stall_ms)
+		nanosleep(&(struct timespec){ table_stall_ms / 1000, table_stall_ms % 1000 * 1000000 }, NULL);
 	o->len = 0;
 }
 
@@ -235,6 +239,28 @@ static int open_output(void)
 	return 2;
 }
 
+/* The processes of a program (a fork's children exiting at once) write
+ * their tables to one file one at a time: each holds a lock on the file
+ * while it writes (an open file description's: released when the file
+ * is closed or its process dies), so that no table is cut by another's
+ * writes (O_APPEND keeps a write whole, a table is several) and its size
+ * checks (at_size_limit) and writes are one.  Waited for up to a second,
+ * then written anyway: a process stopped while holding it must not stop
+ * the others.  Not where there is no such lock (a pipe, a kernel before
+ * 3.15). */
+static void lock_output(int fd)
+{
+	struct flock whole = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int saved = errno;
+
+	for (int i = 0; i < 1000 && fcntl(fd, F_OFD_SETLK, &whole) != 0; i++) {
+		if (errno != EAGAIN && errno != EACCES && errno != EINTR)
+			break;
+		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+	}
+	errno = saved;
+}
+
 /* The rows of the functions called (at most N), in R; how many. */
 static size_t take_rows(struct row *r, size_t n)
 {
@@ -255,6 +281,8 @@ static void print_rows(const struct row *r, size_t m)
 {
 	struct out o = { .fd = open_output() };
 
+	if (o.fd != 2)
+		lock_output(o.fd);
 	if (forked_from) {
 		out_str(&o, "pfe-trace: pid ");
 		out_number(&o, (uint64_t)table_pid, 0, 0);
@@ -789,6 +817,7 @@ __attribute__((constructor)) static void trace_start(void)
 		return;
 	pthread_atfork(lock_blocks, unlock_blocks, child_after_fork);
 	output_path = getenv("PFE_TRACE_OUTPUT");
+	pfe__debug("table-stall", &table_stall_ms);
 	table_pid = getpid();
 	catch_fatal_signals();
 	if (err)

@@ -9,6 +9,10 @@
  *                  (mid, leaf twice); prints "vm growth N KiB", how much
  *                  the address space grew over them (a record buffer a
  *                  thread that is never freed: 1 MiB each)
+ *   siblings       SIBLINGS (3) children (fork), each calling row00 to
+ *                  row99 once, which then exit at the same moment: their
+ *                  flat tables (4.7 KB each, several writes) are written
+ *                  at once
  * Prints "ok".  Debugging: pfe-trace record ./rec-prog.exe; pfe-trace
  * replay. */
 #include <pthread.h>
@@ -129,6 +133,52 @@ static int churn(void)
 	return before > 0;
 }
 
+#define SIBLINGS 3
+/* Each its own constant (100 + n): identical functions would be folded
+ * into one (-fipa-icf). */
+#define ROW(n) __attribute__((noinline)) int row##n(int x) { return x + 1##n; }
+#define ROW_ADDRESS(n) row##n,
+#define X10(G, n) G(n##0) G(n##1) G(n##2) G(n##3) G(n##4) G(n##5) G(n##6) G(n##7) G(n##8) G(n##9)
+#define X100(G) X10(G, 0) X10(G, 1) X10(G, 2) X10(G, 3) X10(G, 4) X10(G, 5) X10(G, 6) X10(G, 7) X10(G, 8) X10(G, 9)
+X100(ROW)
+static int (*const rows[])(int) = { X100(ROW_ADDRESS) };
+#define NROWS (int)(sizeof rows / sizeof *rows)
+
+/* A child of siblings: each row once, then waits until the parent closes
+ * the gate's other end (all are forked), and exits. */
+__attribute__((noinline)) void sibling(int gate)
+{
+	int wrong = 0;
+	char c;
+
+	for (int k = 0; k < NROWS; k++)
+		wrong |= rows[k](0) != 100 + k;
+	while (read(gate, &c, 1) > 0)
+		;
+	exit(wrong);
+}
+
+__attribute__((noinline)) int siblings(void)
+{
+	pid_t kids[SIBLINGS];
+	int gate[2], ok = 1, status;
+
+	if (pipe(gate) != 0)
+		return 0;
+	for (int i = 0; i < SIBLINGS; i++) {
+		kids[i] = fork();
+		if (kids[i] == 0) {
+			close(gate[1]);
+			sibling(gate[0]);
+		}
+	}
+	close(gate[1]);
+	for (int i = 0; i < SIBLINGS; i++)
+		ok &= kids[i] > 0 && waitpid(kids[i], &status, 0) == kids[i] && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0;
+	return ok;
+}
+
 static int child(void)
 {
 	int status;
@@ -150,6 +200,8 @@ int main(int argc, char **argv)
 		ok = flight();
 	else if (argc > 1 && strcmp(argv[1], "churn") == 0)
 		ok = churn();
+	else if (argc > 1 && strcmp(argv[1], "siblings") == 0)
+		ok = siblings();
 	else
 		ok = threads() && fib(5) == 5 && many(1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == 55 && jumper() == 1 && child();
 	puts(ok ? "ok" : "FAIL");
