@@ -322,17 +322,21 @@ static void flush_edits(const struct edit *e, size_t n)
 
 /* How a batch writes: MEM is its own descriptor of /proc/self/mem (one
  * kept open would write the parent's memory after fork, or a file the
- * program dup2'd over it), or -1: mprotect, the pages back to PROT. */
+ * program dup2'd over it), or -1: mprotect, the pages back to PROT.
+ * A process that is not dumpable and not root (after setuid, or
+ * prctl(PR_SET_DUMPABLE, 0): ssh-agent, gpg-agent, servers that drop
+ * privileges) can no longer open /proc/self/mem (the file is root's):
+ * that batch, as one where descriptors ran out, is written with mprotect
+ * (refused too under W^X: PFE_EPROT). */
 struct writer {
 	int mem;
 	int prot;
 };
 
-static int open_writer(struct writer *w, int prot)
+static void open_writer(struct writer *w, int prot)
 {
 	w->prot = prot;
 	w->mem = use_proc_mem ? open("/proc/self/mem", O_RDWR | O_CLOEXEC) : -1;
-	return use_proc_mem && w->mem < 0 ? PFE_EPROT : 0;
 }
 
 static void close_writer(struct writer *w)
@@ -534,11 +538,9 @@ static int write_batch(const struct edit *e, size_t n, int prot)
 
 	if (!n)
 		return 0;
-	err = open_writer(&w, prot);
-	if (!err) {
-		PFE_COUNT(batches, 1);
-		err = write_phase(&w, e, n);
-	}
+	open_writer(&w, prot);
+	PFE_COUNT(batches, 1);
+	err = write_phase(&w, e, n);
 	close_writer(&w);
 	return err;
 }
@@ -834,9 +836,8 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 	whole_edits(fs, n, enable, &b);
 	b.nslots = enable ? slot_edits(fs, n, false, b.slots) : 0;
 	err = pfe__arch->trap_byte ? trap_ready(b.whole, b.nwhole) : 0;
-	if (!err)
-		err = open_writer(&w, fs[0]->obj->prot);
 	if (!err) {
+		open_writer(&w, fs[0]->obj->prot);
 		PFE_COUNT(batches, 1);
 		err = toggle_phases(&w, fs, n, enable, &b);
 		close_writer(&w);

@@ -11,6 +11,10 @@
  *   mdwe      after prctl(PR_SET_MDWE): argv[2] "works": enable and
  *             disable work; "eprot": enable fails with PFE_EPROT and no
  *             byte changed
+ *   nodump    the same once the process is not dumpable and not root
+ *             (prctl(PR_SET_DUMPABLE, 0), and setuid(65534) when root:
+ *             /proc/self/mem can no longer be opened); "eprot" after
+ *             prctl(PR_SET_MDWE) too
  *   sigtrap   (PFE_NO_INIT=1) SIGTRAPs of raise, kill and, on x86, the
  *             program's own int3 and int $3 reach the program's handler
  *             once each,
@@ -238,9 +242,28 @@ static void segv(void)
 	CHECK(segvs == 0, "the program's SIGSEGV handler saw %lu faults", segvs);
 }
 
-/* ---- mdwe ---- */
+/* ---- mdwe, nodump ---- */
 
-static void mdwe(const char *expect)
+static void set_mdwe(void)
+{
+	if (prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0L, 0L, 0L) != 0) {
+		printf("unsupported: prctl(PR_SET_MDWE): %s\n", strerror(errno));
+		exit(0);
+	}
+}
+
+/* Not dumpable, and not root: /proc/self/mem is root's. */
+static void set_nodump(void)
+{
+	if (prctl(PR_SET_DUMPABLE, 0L, 0L, 0L, 0L) != 0 || (getuid() == 0 && setuid(65534) != 0)) {
+		printf("unsupported: not dumpable, not root: %s\n", strerror(errno));
+		exit(0);
+	}
+}
+
+/* After RESTRICT ("works": enable and disable work, every handler runs;
+ * else enable fails with PFE_EPROT): no byte is left changed. */
+static void restricted(void (*restrict_it)(void), const char *expect)
 {
 	static unsigned char before[NFUNCS][16];
 	bool works = strcmp(expect, "works") == 0;
@@ -252,17 +275,14 @@ static void mdwe(const char *expect)
 		pfe_func_info(fs[i], &info);
 		memcpy(before[i], info.patch_at, 16);
 	}
-	if (prctl(PR_SET_MDWE, PR_MDWE_REFUSE_EXEC_GAIN, 0L, 0L, 0L) != 0) {
-		printf("unsupported: prctl(PR_SET_MDWE): %s\n", strerror(errno));
-		exit(0);
-	}
+	restrict_it();
 	err = toggle(true);
-	CHECK(err == (works ? 0 : PFE_EPROT), "enable under PR_SET_MDWE: %s", pfe_strerror(err));
+	CHECK(err == (works ? 0 : PFE_EPROT), "enable: %s", pfe_strerror(err));
 	hits = 0;
 	CHECK(call_some(NFUNCS), "wrong results");
 	CHECK(hits == (works ? NFUNCS : 0), "%lu handler calls", hits);
 	if (works)
-		CHECK(toggle(false) == 0, "disable under PR_SET_MDWE");
+		CHECK(toggle(false) == 0, "disable");
 	for (int i = 0; i < NFUNCS; i++) {
 		struct pfe_info info;
 
@@ -270,6 +290,12 @@ static void mdwe(const char *expect)
 		changed += memcmp(before[i], info.patch_at, 16) != 0;
 	}
 	CHECK(changed == 0, "%d functions' bytes changed", changed);
+}
+
+static void nodump_mdwe(void)
+{
+	set_nodump();
+	set_mdwe();
 }
 
 /* ---- sigtrap ---- */
@@ -436,7 +462,10 @@ int main(int argc, char **argv)
 	else if (strcmp(mode, "segv") == 0)
 		segv();
 	else if (strcmp(mode, "mdwe") == 0)
-		mdwe(argc > 2 ? argv[2] : "works");
+		restricted(set_mdwe, argc > 2 ? argv[2] : "works");
+	else if (strcmp(mode, "nodump") == 0)
+		restricted(argc > 2 && strcmp(argv[2], "eprot") == 0 ? nodump_mdwe : set_nodump,
+			   argc > 2 ? argv[2] : "works");
 	else if (strcmp(mode, "fork") == 0)
 		forking();
 	else if (strcmp(mode, "flush") == 0)
