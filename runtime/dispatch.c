@@ -409,7 +409,9 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 	while (i && (sp - exits[i - 1].cfa > PFE_CALLEE_POP || exits[i - 1].sled))
 		i--;
 	if (!i) {
-		fprintf(stderr, "libpfe: pfe__exit: a return to sp %#lx with no exit pending\n", (unsigned long)sp);
+		fprintf(stderr, "libpfe: pfe__exit: a return to sp %#lx with no exit pending (its return address is lost:"
+			" a program that switches stacks, swapcontext or a coroutine library, cannot have exit"
+			" handlers: runtime/README.md)\n", (unsigned long)sp);
 		abort();
 	}
 	e = read_begin();	/* pfe_synchronize */
