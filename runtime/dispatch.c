@@ -21,7 +21,9 @@
  * caller's exit).  For an unwinder (unwind.c) the real
  * return addresses are put back into the frames before it walks them
  * (pfe__exits_restore) and the diversion into the frames that survive
- * once it has landed (pfe__exits_redivert).
+ * once it has landed (pfe__exits_redivert).  A thread's exit stack
+ * holds the exits of the stack it runs on: when it switches to another
+ * (swapcontext, setcontext: a coroutine), they are parked (below).
  * No locks: it reads what api.c publishes with release stores, in a
  * read section (internal.h) that pfe_synchronize waits for; a retired
  * attachment's handlers are not called.
@@ -37,6 +39,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The trampolines save and restore the registers where tramp-layout.h
  * says; the structures the handlers read must have them there. */
@@ -127,14 +130,24 @@ struct pending_exit {
 	uintptr_t *saved[MAX_SAVED];
 };
 
+/* Exits parked while their stack is switched away from: the ucontext
+ * the stack was saved in (NULL: known by their CFAs alone), and a copy. */
+struct parked {
+	struct parked *next;
+	const void *ctx;
+	unsigned n;
+	struct pending_exit copy[];
+};
+
 /* A thread's own part of libpfe, taken from a pool (pool.c) at its first
- * handler call: its read sections, counted per epoch, and its exit
- * stack.  pfe__drain reads every block's counts without a lock; when its
+ * handler call: its read sections, counted per epoch, its exit stack and
+ * the exits it parked.  pfe__drain reads every block's counts without a lock; when its
  * thread ends (a thread key's destructor) a block is free for the next. */
 struct pfe_thread {
 	struct pfe_pooled pooled;		/* first: the pool's */
 	_Atomic unsigned long reading[2];	/* read sections, by epoch */
 	struct pending_exit exits[EXIT_DEPTH];
+	struct parked *parked;
 };
 static struct pfe_pooled *_Atomic threads;
 #define for_each_thread(t) \
@@ -150,16 +163,29 @@ HIDDEN _Thread_local IE unsigned pfe__nexits;
 #define exits (self->exits)
 
 static void leave_frames_from(unsigned i);
+static void make_active(struct parked *p);
 
 /* The thread ends: the frames it still has exits pending for were left
  * (a cancellation's forced unwind through exit sleds' frames, which
- * nothing diverted), their exits taken now. */
+ * nothing diverted), their exits taken now; so are those of the stacks
+ * it parked. */
 static void thread_ends(void *block)
 {
 	struct pfe_thread *t = block;
 
 	if (t == self)
 		leave_frames_from(0);
+	while (t->parked) {
+		struct parked *p = t->parked;
+
+		t->parked = p->next;
+		if (t == self) {
+			make_active(p);
+			leave_frames_from(0);
+		} else {
+			free(p);
+		}
+	}
 	self = NULL;
 	pfe__nexits = 0;
 	pfe__pool_give_back(&t->pooled);
@@ -182,6 +208,7 @@ static bool thread_ready(void)
 	t = (struct pfe_thread *)pfe__pool_take(&threads, sizeof *t, NULL);
 	if (!t)
 		return false;
+	t->parked = NULL;
 	self = t;
 	if (self_key_made)
 		pthread_setspecific(self_key, t);
@@ -395,23 +422,129 @@ void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pf
 }
 #endif
 
-void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
+/* ---- stacks switched (unwind.c's swapcontext and setcontext) ----
+ * When a thread switches from one stack to another (a coroutine), the
+ * exits of the one it leaves are parked, with the ucontext it is saved
+ * in, and the other's made the thread's exit stack: its own parked ones,
+ * or none (a new context); so when a swapcontext returns (its stack
+ * resumed: by glibc itself, for uc_link at the end of a makecontext
+ * function, the exit sleds' trampolines seeing no exit pending would not
+ * look further).  A return or exit sled that matches no pending exit (the
+ * switch was not seen: a context getcontext saved, or one copied) takes
+ * the parked exits it belongs to, by its CFA, parking the others.  Per thread: a context resumed on another thread is not
+ * followed (pfe__exit aborts, saying so). */
+
+/* This thread's exits parked under CTX (without memory, they are left:
+ * their exits called). */
+static void park(const void *ctx)
+{
+	struct parked *p;
+
+	if (!pfe__nexits)
+		return;
+	p = malloc(sizeof *p + pfe__nexits * sizeof *p->copy);
+	if (!p) {
+		leave_frames_from(0);
+		return;
+	}
+	p->ctx = ctx;
+	p->n = pfe__nexits;
+	memcpy(p->copy, exits, p->n * sizeof *p->copy);
+	p->next = self->parked;
+	self->parked = p;
+	pfe__nexits = 0;
+}
+
+/* P, taken from the parked ones, made this thread's exit stack. */
+static void make_active(struct parked *p)
+{
+	memcpy(exits, p->copy, p->n * sizeof *p->copy);
+	pfe__nexits = p->n;
+	free(p);
+}
+
+/* Whether pending exit E is of the frame whose exit is taken at CFA: at
+ * its exit sled (SLED), or when it returns, with stack pointer CFA (up to
+ * PFE_CALLEE_POP above its own: i386 callees pop a hidden struct
+ * pointer), having diverted its return. */
+static bool exit_at(const struct pending_exit *e, uintptr_t cfa, bool sled)
+{
+	return sled ? e->sled && e->cfa == cfa : !e->sled && cfa - e->cfa <= PFE_CALLEE_POP;
+}
+
+/* The parked exits of context CTX (NULL: those holding the exit taken at
+ * CFA, exit_at), taken from the list; NULL if none. */
+static struct parked *take_parked(const void *ctx, uintptr_t cfa, bool sled)
+{
+	for (struct parked **l = &self->parked; *l; l = &(*l)->next) {
+		struct parked *p = *l;
+		bool found = ctx && p->ctx == ctx;
+
+		for (unsigned i = 0; !ctx && !found && i < p->n; i++)
+			found = exit_at(&p->copy[i], cfa, sled);
+		if (found) {
+			*l = p->next;
+			return p;
+		}
+	}
+	return NULL;
+}
+
+/* The parked exits P (if any) made this thread's, its own parked under
+ * CTX. */
+static void resume(struct parked *p, const void *ctx)
+{
+	if (!p)
+		return;
+	park(ctx);
+	make_active(p);
+}
+
+void pfe__stack_switch(const void *from, const void *to)
+{
+	if (!thread_ready())
+		return;
+	if (from)
+		park(from);
+	/* setcontext (FROM NULL): when TO is a parked stack's, the one left
+	 * may still be resumed from a context getcontext saved there: parked,
+	 * known by its CFAs; else TO is taken for a context of this stack. */
+	resume(take_parked(to, 0, false), NULL);
+}
+
+void pfe__stack_resumed(const void *ctx)
+{
+	if (self)
+		resume(take_parked(ctx, 0, false), NULL);
+}
+
+/* The frame returning with stack pointer SP: the last pending exit taken
+ * there (exit_at), as its index + 1, or 0.  Those after it were left
+ * (longjmp), or are a tail call's whose sled did not run (it was being
+ * enabled).  Of a tail call and its caller (one CFA), the callee, the
+ * last, returns first. */
+static unsigned returning_frame(uintptr_t sp)
 {
 	unsigned i = pfe__nexits;
+
+	while (i && !exit_at(&exits[i - 1], sp, false))
+		i--;
+	return i;
+}
+
+void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
+{
+	unsigned i = returning_frame(sp);
 	unsigned e;
 
-	/* The frame returning is the last pending one whose CFA is SP (up to
-	 * PFE_CALLEE_POP below it: i386 callees pop a hidden struct
-	 * pointer) and that diverted its return; those after it were left
-	 * (longjmp), or are a tail call's whose sled did not run (it was being
-	 * enabled).  Of a tail call and its caller (one CFA), the callee, the
-	 * last, returns first. */
-	while (i && (sp - exits[i - 1].cfa > PFE_CALLEE_POP || exits[i - 1].sled))
-		i--;
+	if (!i && self && self->parked) {
+		resume(take_parked(NULL, sp, false), NULL);
+		i = returning_frame(sp);
+	}
 	if (!i) {
 		fprintf(stderr, "libpfe: pfe__exit: a return to sp %#lx with no exit pending (its return address is lost:"
-			" a program that switches stacks, swapcontext or a coroutine library, cannot have exit"
-			" handlers: runtime/README.md)\n", (unsigned long)sp);
+			" a stack switched by a coroutine library's own code, or resumed on another thread, is not"
+			" followed: runtime/README.md)\n", (unsigned long)sp);
 		abort();
 	}
 	e = read_begin();	/* pfe_synchronize */
@@ -446,15 +579,29 @@ static void leave_frames_from(unsigned i)
  * entry was in sled mode), as its index + 1; 0 if there is none (entered
  * before its sleds were enabled, its entry skipped, nothing attached with
  * an exit handler).  Those after it belong to frames left (longjmp). */
-static ALWAYS_INLINE unsigned sled_frame(uintptr_t cfa)
+static ALWAYS_INLINE unsigned pending_sled_frame(uintptr_t cfa)
 {
 	unsigned i = pfe__nexits;
 
-	if (in_handler)
-		return 0;
 	while (i && exits[i - 1].cfa < cfa)
 		i--;
-	return i && exits[i - 1].cfa == cfa && exits[i - 1].sled ? i : 0;
+	return i && exit_at(&exits[i - 1], cfa, true) ? i : 0;
+}
+
+/* pending_sled_frame, or in the exits parked for a stack switched to
+ * unseen (made this thread's); 0 in a handler. */
+static ALWAYS_INLINE unsigned sled_frame(uintptr_t cfa)
+{
+	unsigned i;
+
+	if (in_handler)
+		return 0;
+	i = pending_sled_frame(cfa);
+	if (!i && self->parked) {
+		resume(take_parked(NULL, cfa, true), NULL);
+		i = pending_sled_frame(cfa);
+	}
+	return i;
 }
 
 void pfe__exit_sled(struct pfe_retregs *r, uintptr_t cfa)

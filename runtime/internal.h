@@ -238,6 +238,11 @@ HIDDEN void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot);
 HIDDEN void pfe__exits_restore(uintptr_t sp);
 HIDDEN void pfe__exits_redivert(uintptr_t cfa);
 HIDDEN void pfe__exits_leave_all(void);
+/* unwind.c's swapcontext and setcontext: this thread switches from the
+ * stack it runs on, saved in the ucontext FROM (NULL: setcontext), to the
+ * one TO holds; back on the stack saved in CTX (the switch returned). */
+HIDDEN void pfe__stack_switch(const void *from, const void *to);
+HIDDEN void pfe__stack_resumed(const void *ctx);
 /* pool.c: a pool of per-thread blocks of one size, each beginning with
  * struct pfe_pooled, listed newest first from the pool's head.
  * pfe__pool_take: a free one taken (used), else a new one of SIZE bytes,

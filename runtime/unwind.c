@@ -23,6 +23,10 @@
  *   pthread_exit                 the thread leaves every frame: their exit
  *                                handlers are called, then libc's
  *                                pthread_exit unwinds real frames
+ *   swapcontext, setcontext      the thread switches stacks (a coroutine):
+ *                                the exits pending on the stack left are
+ *                                parked, the other stack's made the
+ *                                thread's (pfe__stack_switch)
  *
  * Thread cancellation unwinds by glibc's own handle of libgcc_s, out of
  * these wrappers' reach: its unwinder meets pfe__tramp_return as a return
@@ -48,6 +52,7 @@
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <ucontext.h>
 
 /* The exception header of the Itanium C++ ABI (unwind.h): only what
  * these wrappers read. */
@@ -182,6 +187,29 @@ void pfe__unwind_resume(struct unwind_exception *e)
 
 	next(e);
 	abort();
+}
+
+typedef int (*swapcontext_fn)(ucontext_t *, const ucontext_t *);
+typedef int (*setcontext_fn)(const ucontext_t *);
+
+int swapcontext(ucontext_t *restrict from, const ucontext_t *restrict to)
+{
+	REAL(swapcontext_fn, swapcontext, "libc.so.6");
+	int err;
+
+	pfe__stack_switch(from, to);
+	err = next(from, to);
+	/* Back on FROM's stack (or the switch failed): its exits. */
+	pfe__stack_resumed(from);
+	return err;
+}
+
+int setcontext(const ucontext_t *to)
+{
+	REAL(setcontext_fn, setcontext, "libc.so.6");
+
+	pfe__stack_switch(NULL, to);
+	return next(to);
 }
 
 void pthread_exit(void *value)

@@ -18,6 +18,13 @@
  *                main (the trampolines' unwind information)
  *   long-double  a long double returned through an exit handler that uses
  *                the x87 (and MMX's emms on x86) itself
+ *   coroutines   two coroutines (makecontext, swapcontext) on adjacent
+ *                stacks switch to each other from traced frames 100
+ *                times each: every return gets its exit, no frame of the
+ *                stack switched away from is taken for left; the first to
+ *                end resumes its uc_link (a switch glibc makes itself);
+ *                then a traced frame saves its place with getcontext and
+ *                runs a coroutine that resumes it with setcontext
  *   sleds        (built with the plugin's exits) a function's exits run
  *                from its exit sleds: libpfe says it uses them, and while
  *                the function runs its return address is its own, where
@@ -35,6 +42,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 static sigjmp_buf jb;
@@ -379,6 +387,95 @@ static void check_sleds(void)
 	CHECK(w->retval == 101, "sled_fn's last return value %lu, want 101", (unsigned long)w->retval);
 }
 
+/* Two coroutines on adjacent stacks (the address of one says nothing of
+ * the other's), ending back in co_start. */
+#define CO_SWITCHES 100
+static ucontext_t co_back, co_ctx[2];
+static char co_stacks[2][64 << 10];
+static int co_sums[2];
+
+/* Coroutine ME's switch to the other, from a traced frame. */
+TRACED int co_switch(int me)
+{
+	swapcontext(&co_ctx[me], &co_ctx[!me]);
+	return 1;
+}
+
+TRACED int co_body(int me)
+{
+	int sum = 0;
+
+	for (int i = 0; i < CO_SWITCHES; i++) {
+		sum += co_switch(me);
+		sum += plain(i);
+	}
+	return sum;
+}
+
+static void co_run(int me)
+{
+	co_sums[me] = co_body(me);
+}
+
+/* Runs coroutine 0 from a traced frame (its exit parked meanwhile); it
+ * ends back here through its uc_link. */
+TRACED int co_start(void)
+{
+	swapcontext(&co_back, &co_ctx[0]);
+	return 7;
+}
+
+/* A traced frame saves its place with getcontext and runs a coroutine,
+ * which resumes it with setcontext from a traced frame of its own (a
+ * scheduler's pattern): no swapcontext saved the context switched to. */
+static ucontext_t gc_saved, gc_from, gc_co;
+static char gc_stack[64 << 10];
+static volatile int gc_back;
+
+TRACED void gc_leave(void)
+{
+	gc_back = 1;
+	setcontext(&gc_saved);
+}
+
+TRACED int gc_enter(void)
+{
+	gc_back = 0;
+	getcontext(&gc_saved);
+	if (!gc_back)
+		swapcontext(&gc_from, &gc_co);
+	return 5;
+}
+
+/* Coroutine 0 switches 100 times, each resuming 1, which switches back;
+ * 0 ends first, 1 stays in its last switch.  Then gc_enter and gc_leave. */
+static void check_coroutines(void)
+{
+	struct watch *ws = watch("co_switch", (void *)co_switch), *wb = watch("co_body", (void *)co_body);
+	struct watch *wp = watch("plain", (void *)plain), *wt = watch("co_start", (void *)co_start);
+	struct watch *we = watch("gc_enter", (void *)gc_enter), *wl = watch("gc_leave", (void *)gc_leave);
+
+	for (int k = 0; k < 2; k++) {
+		getcontext(&co_ctx[k]);
+		co_ctx[k].uc_stack = (stack_t){ .ss_sp = co_stacks[k], .ss_size = sizeof co_stacks[k] };
+		co_ctx[k].uc_link = &co_back;
+		makecontext(&co_ctx[k], (void (*)(void))co_run, 1, k);
+	}
+	getcontext(&gc_co);
+	gc_co.uc_stack = (stack_t){ .ss_sp = gc_stack, .ss_size = sizeof gc_stack };
+	makecontext(&gc_co, gc_leave, 0);
+	trace_all();
+	CHECK(co_start() == 7, "co_start's value");
+	CHECK(co_sums[0] == CO_SWITCHES + CO_SWITCHES * (CO_SWITCHES - 1), "coroutine 0's sum %d", co_sums[0]);
+	CHECK_COUNTS(ws, 2 * CO_SWITCHES, 2 * CO_SWITCHES - 1, 0);
+	CHECK_COUNTS(wb, 2, 1, 0);
+	CHECK_COUNTS(wp, 2 * CO_SWITCHES - 1, 2 * CO_SWITCHES - 1, 0);
+	CHECK_COUNTS(wt, 1, 1, 0);
+	CHECK(gc_enter() == 5, "gc_enter's value");
+	CHECK_COUNTS(we, 1, 1, 0);
+	CHECK_COUNTS(wl, 1, 0, 0);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -387,7 +484,7 @@ int main(int argc, char **argv)
 	} cases[] = {
 		{ "longjmp", check_longjmp }, { "siglongjmp", check_siglongjmp }, { "cancel", check_cancel },
 		{ "sigaltstack", check_sigaltstack }, { "tail", check_tail }, { "backtrace", check_backtrace },
-		{ "long-double", check_long_double }, { "sleds", check_sleds },
+		{ "long-double", check_long_double }, { "coroutines", check_coroutines }, { "sleds", check_sleds },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;
@@ -395,7 +492,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof cases / sizeof cases[0] && strcmp(cases[i].name, what); i++)
 		;
 	if (i == sizeof cases / sizeof cases[0]) {
-		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double|sleds\n");
+		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double|coroutines|sleds\n");
 		return 2;
 	}
 	cases[i].check();
