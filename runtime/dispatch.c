@@ -141,8 +141,9 @@ struct parked {
 
 /* A thread's own part of libpfe, taken from a pool (pool.c) at its first
  * handler call: its read sections, counted per epoch, its exit stack and
- * the exits it parked.  pfe__drain reads every block's counts without a lock; when its
- * thread ends (a thread key's destructor) a block is free for the next. */
+ * the exits it parked.  pfe__drain reads every block's counts without a
+ * lock; when its thread ends (a thread key's destructor) a block is free
+ * for the next. */
 struct pfe_thread {
 	struct pfe_pooled pooled;		/* first: the pool's */
 	_Atomic unsigned long reading[2];	/* read sections, by epoch */
@@ -426,16 +427,17 @@ void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pf
  * When a thread switches from one stack to another (a coroutine), the
  * exits of the one it leaves are parked, with the ucontext it is saved
  * in, and the other's made the thread's exit stack: its own parked ones,
- * or none (a new context); so when a swapcontext returns (its stack
- * resumed: by glibc itself, for uc_link at the end of a makecontext
- * function, the exit sleds' trampolines seeing no exit pending would not
- * look further).  A return or exit sled that matches no pending exit (the
- * switch was not seen: a context getcontext saved, or one copied) takes
- * the parked exits it belongs to, by its CFA, parking the others.  Per thread: a context resumed on another thread is not
- * followed (pfe__exit aborts, saying so). */
+ * or none (a new context).  So are a swapcontext's when it returns, its
+ * stack resumed (also by glibc itself: uc_link at the end of a
+ * makecontext function), before any exit sled runs there: the sleds'
+ * trampolines look no further when no exit is pending.  A return or exit
+ * sled that matches no pending exit (the switch was not seen: a context
+ * getcontext saved, or one copied) takes the parked exits it belongs to,
+ * by its CFA, parking the others.  Per thread: a context resumed on
+ * another thread is not followed (pfe__exit aborts, saying so). */
 
-/* This thread's exits parked under CTX (without memory, they are left:
- * their exits called). */
+/* This thread's exits parked under CTX.  Without memory they are left
+ * (their exits called): a diverted one that returns later aborts. */
 static void park(const void *ctx)
 {
 	struct parked *p;
