@@ -6,7 +6,7 @@
 #                                pfe-scan and pfe-cc to $(PREFIX)/bin
 #   make demo                    install deps, build, show the plugin at work
 #   make check                   install deps, run the DejaGnu matrix (within
-#                                50 minutes, installs included)
+#                                80 minutes, installs included)
 #   make check-full              the same, every run with the whole suite
 #   make check-mutants           the suite catches every bug of testsuite/mutants
 #   make check-null              gcc-12's suite with a plugin that does nothing
