@@ -89,6 +89,11 @@ bool pfe__debug(const char *what, long *value)
 	return false;
 }
 
+void pfe__sleep_ms(long ms)
+{
+	nanosleep(&(struct timespec){ ms / 1000, ms % 1000 * 1000000L }, NULL);
+}
+
 void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...)
 {
 	va_list ap;

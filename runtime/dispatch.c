@@ -502,22 +502,18 @@ static void resume(struct parked *p, const void *ctx)
 	make_active(p);
 }
 
+/* Without its block a thread has nothing pending or parked. */
 void pfe__stack_switch(const void *from, const void *to)
 {
-	if (!thread_ready())
+	if (!self)
 		return;
 	if (from)
 		park(from);
-	/* setcontext (FROM NULL): when TO is a parked stack's, the one left
-	 * may still be resumed from a context getcontext saved there: parked,
-	 * known by its CFAs; else TO is taken for a context of this stack. */
+	/* FROM NULL (setcontext; swapcontext's return, back from wherever):
+	 * when TO is a parked stack's, the one left may still be resumed from
+	 * a context getcontext saved there: parked, known by its CFAs; else
+	 * TO is taken for a context of this stack. */
 	resume(take_parked(to, 0, false), NULL);
-}
-
-void pfe__stack_resumed(const void *ctx)
-{
-	if (self)
-		resume(take_parked(ctx, 0, false), NULL);
 }
 
 /* The frame returning with stack pointer SP: the last pending exit taken

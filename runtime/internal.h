@@ -146,6 +146,8 @@ struct pfe_object {
 extern HIDDEN pthread_mutex_t pfe__lock;
 extern HIDDEN const struct pfe_arch *pfe__arch;
 HIDDEN bool pfe__debug(const char *what, long *value);
+/* Sleeps MS milliseconds (nanosleep: a signal handler may call it). */
+HIDDEN void pfe__sleep_ms(long ms);
 HIDDEN void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...);
 
 /* object.c: read one object; 0, or an error (nothing added). */
@@ -239,10 +241,9 @@ HIDDEN void pfe__exits_restore(uintptr_t sp);
 HIDDEN void pfe__exits_redivert(uintptr_t cfa);
 HIDDEN void pfe__exits_leave_all(void);
 /* unwind.c's swapcontext and setcontext: this thread switches from the
- * stack it runs on, saved in the ucontext FROM (NULL: setcontext), to the
- * one TO holds; back on the stack saved in CTX (the switch returned). */
+ * stack it runs on, saved in the ucontext FROM (NULL: in none known), to
+ * the one TO holds. */
 HIDDEN void pfe__stack_switch(const void *from, const void *to);
-HIDDEN void pfe__stack_resumed(const void *ctx);
 /* pool.c: a pool of per-thread blocks of one size, each beginning with
  * struct pfe_pooled, listed newest first from the pool's head.
  * pfe__pool_take: a free one taken (used), else a new one of SIZE bytes,

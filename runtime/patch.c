@@ -54,7 +54,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -435,11 +434,8 @@ static void stall(void)
 {
 	long ms;
 
-	if (pfe__debug("stall", &ms) && ms > 0) {
-		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-
-		nanosleep(&ts, NULL);
-	}
+	if (pfe__debug("stall", &ms) && ms > 0)
+		pfe__sleep_ms(ms);
 }
 
 /* Write EDITS[0..n) (sorted); then flush and synchronise every thread. */

@@ -139,8 +139,9 @@ static void sort_rows(struct row *r, size_t n)
 	}
 }
 
-/* Output through a buffer of our own, written with write(2). */
 static long table_stall_ms;	/* PFE_DEBUG=table-stall=MS (above) */
+
+/* Output through a buffer of our own, written with write(2). */
 struct out {
 	int fd;
 	bool full;		/* its file at its size limit: nothing more written */
@@ -179,7 +180,7 @@ static void out_flush(struct out *o)
 		done += (size_t)w;
 	}
 	if (table_stall_ms)
-		nanosleep(&(struct timespec){ table_stall_ms / 1000, table_stall_ms % 1000 * 1000000 }, NULL);
+		pfe__sleep_ms(table_stall_ms);
 	o->len = 0;
 }
 
@@ -256,7 +257,7 @@ static void lock_output(int fd)
 	for (int i = 0; i < 1000 && fcntl(fd, F_OFD_SETLK, &whole) != 0; i++) {
 		if (errno != EAGAIN && errno != EACCES && errno != EINTR)
 			break;
-		nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+		pfe__sleep_ms(1);
 	}
 	errno = saved;
 }
@@ -322,7 +323,7 @@ static void write_table(void)
 
 	if (!atomic_compare_exchange_strong(&table_state, &expect, 1)) {
 		for (int i = 0; i < 1000 && atomic_load(&table_state) == 1; i++)
-			nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+			pfe__sleep_ms(1);
 		return;
 	}
 	r = n ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;

@@ -200,7 +200,7 @@ int swapcontext(ucontext_t *restrict from, const ucontext_t *restrict to)
 	pfe__stack_switch(from, to);
 	err = next(from, to);
 	/* Back on FROM's stack (or the switch failed): its exits. */
-	pfe__stack_resumed(from);
+	pfe__stack_switch(NULL, from);
 	return err;
 }
 

@@ -9,8 +9,8 @@
  *                  (mid, leaf twice); prints "vm growth N KiB", how much
  *                  the address space grew over them (a record buffer a
  *                  thread that is never freed: 1 MiB each)
- *   siblings       SIBLINGS (3) children (fork), each calling row00 to
- *                  row99 once, which then exit at the same moment: their
+ *   siblings       SIBLINGS (3) children (fork), each calling row100 to
+ *                  row199 once, which then exit at the same moment: their
  *                  flat tables (4.7 KB each, several writes) are written
  *                  at once
  * Prints "ok".  Debugging: pfe-trace record ./rec-prog.exe; pfe-trace
@@ -23,6 +23,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "../pfe.runtime/rt-many.h"
 
 #define THREADS 4
 
@@ -134,14 +136,12 @@ static int churn(void)
 }
 
 #define SIBLINGS 3
-/* Each its own constant (100 + n): identical functions would be folded
- * into one (-fipa-icf). */
-#define ROW(n) __attribute__((noinline)) int row##n(int x) { return x + 1##n; }
+/* Each its own constant (N): identical functions would be folded into
+ * one (-fipa-icf). */
+#define ROW(n) __attribute__((noinline)) int row##n(int x) { return x + n; }
 #define ROW_ADDRESS(n) row##n,
-#define X10(G, n) G(n##0) G(n##1) G(n##2) G(n##3) G(n##4) G(n##5) G(n##6) G(n##7) G(n##8) G(n##9)
-#define X100(G) X10(G, 0) X10(G, 1) X10(G, 2) X10(G, 3) X10(G, 4) X10(G, 5) X10(G, 6) X10(G, 7) X10(G, 8) X10(G, 9)
-X100(ROW)
-static int (*const rows[])(int) = { X100(ROW_ADDRESS) };
+RT_X100(ROW, 1)
+static int (*const rows[])(int) = { RT_X100(ROW_ADDRESS, 1) };
 #define NROWS (int)(sizeof rows / sizeof *rows)
 
 /* A child of siblings: each row once, then waits until the parent closes
