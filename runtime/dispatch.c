@@ -157,9 +157,10 @@ static struct pfe_pooled *_Atomic threads;
 static pthread_key_t self_key;
 static bool self_key_made;
 static _Thread_local IE struct pfe_thread *self;
-/* Not static: the exit sleds' trampoline reads it first (none pending:
- * nothing to do). */
-HIDDEN _Thread_local IE unsigned pfe__nexits;
+/* Not static: the exit sleds' trampoline reads them first (no exit
+ * pending and no stack parked: nothing to do).  pfe__parked: whether
+ * self->parked is not empty. */
+HIDDEN _Thread_local IE unsigned pfe__nexits, pfe__parked;
 /* This thread's exit stack: self is set whenever pfe__nexits is not 0. */
 #define exits (self->exits)
 
@@ -189,6 +190,7 @@ static void thread_ends(void *block)
 	}
 	self = NULL;
 	pfe__nexits = 0;
+	pfe__parked = 0;
 	pfe__pool_give_back(&t->pooled);
 }
 
@@ -427,14 +429,14 @@ void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pf
  * When a thread switches from one stack to another (a coroutine), the
  * exits of the one it leaves are parked, with the ucontext it is saved
  * in, and the other's made the thread's exit stack: its own parked ones,
- * or none (a new context).  So are a swapcontext's when it returns, its
- * stack resumed (also by glibc itself: uc_link at the end of a
- * makecontext function), before any exit sled runs there: the sleds'
- * trampolines look no further when no exit is pending.  A return or exit
- * sled that matches no pending exit (the switch was not seen: a context
- * getcontext saved, or one copied) takes the parked exits it belongs to,
- * by its CFA, parking the others.  Per thread: a context resumed on
- * another thread is not followed (pfe__exit aborts, saying so). */
+ * or none (a new context).  A return or exit sled that matches no
+ * pending exit (the switch was not seen: glibc's own setcontext of a
+ * uc_link at the end of a makecontext function, a context getcontext
+ * saved, or one copied) takes the parked exits it belongs to, by its CFA,
+ * parking the others; the sleds' trampolines look no further only when
+ * no exit is pending and no stack parked (pfe__parked).  Per thread: a
+ * context resumed on another thread is not followed (pfe__exit aborts,
+ * saying so). */
 
 /* This thread's exits parked under CTX.  Without memory they are left
  * (their exits called): a diverted one that returns later aborts. */
@@ -454,6 +456,7 @@ static void park(const void *ctx)
 	memcpy(p->copy, exits, p->n * sizeof *p->copy);
 	p->next = self->parked;
 	self->parked = p;
+	pfe__parked = 1;
 	pfe__nexits = 0;
 }
 
@@ -486,19 +489,20 @@ static struct parked *take_parked(const void *ctx, uintptr_t cfa, bool sled)
 			found = exit_at(&p->copy[i], cfa, sled);
 		if (found) {
 			*l = p->next;
+			pfe__parked = self->parked != NULL;
 			return p;
 		}
 	}
 	return NULL;
 }
 
-/* The parked exits P (if any) made this thread's, its own parked under
- * CTX. */
-static void resume(struct parked *p, const void *ctx)
+/* The parked exits P (if any) made this thread's, its own parked (under
+ * no context: found by their CFAs). */
+static void resume(struct parked *p)
 {
 	if (!p)
 		return;
-	park(ctx);
+	park(NULL);
 	make_active(p);
 }
 
@@ -509,11 +513,10 @@ void pfe__stack_switch(const void *from, const void *to)
 		return;
 	if (from)
 		park(from);
-	/* FROM NULL (setcontext; swapcontext's return, back from wherever):
-	 * when TO is a parked stack's, the one left may still be resumed from
-	 * a context getcontext saved there: parked, known by its CFAs; else
-	 * TO is taken for a context of this stack. */
-	resume(take_parked(to, 0, false), NULL);
+	/* FROM NULL (setcontext): when TO is a parked stack's, the one left
+	 * may still be resumed from a context getcontext saved there: parked,
+	 * known by its CFAs; else TO is taken for a context of this stack. */
+	resume(take_parked(to, 0, false));
 }
 
 /* The frame returning with stack pointer SP: the last pending exit taken
@@ -536,7 +539,7 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 	unsigned e;
 
 	if (!i && self && self->parked) {
-		resume(take_parked(NULL, sp, false), NULL);
+		resume(take_parked(NULL, sp, false));
 		i = returning_frame(sp);
 	}
 	if (!i) {
@@ -596,7 +599,7 @@ static ALWAYS_INLINE unsigned sled_frame(uintptr_t cfa)
 		return 0;
 	i = pending_sled_frame(cfa);
 	if (!i && self->parked) {
-		resume(take_parked(NULL, cfa, true), NULL);
+		resume(take_parked(NULL, cfa, true));
 		i = pending_sled_frame(cfa);
 	}
 	return i;

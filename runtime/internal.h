@@ -241,8 +241,8 @@ HIDDEN void pfe__exits_restore(uintptr_t sp);
 HIDDEN void pfe__exits_redivert(uintptr_t cfa);
 HIDDEN void pfe__exits_leave_all(void);
 /* unwind.c's swapcontext and setcontext: this thread switches from the
- * stack it runs on, saved in the ucontext FROM (NULL: in none known), to
- * the one TO holds. */
+ * stack it runs on, saved in the ucontext FROM (NULL: in none: setcontext),
+ * to the one TO holds. */
 HIDDEN void pfe__stack_switch(const void *from, const void *to);
 /* pool.c: a pool of per-thread blocks of one size, each beginning with
  * struct pfe_pooled, listed newest first from the pool's head.

@@ -344,7 +344,9 @@ pfe__tramp_return:
  * it, _low16 when xmm0-1 at most do), pfe__tramp_exit_tail right before it leaves by a
  * sibling call: (%rsp) is the key (the return or the jump), 8(%rsp) the
  * function's return address, 16(%rsp) its CFA.  With no exit pending on
- * this thread (pfe__nexits 0: entry handlers only) they return at once.
+ * this thread (pfe__nexits 0: entry handlers only) and no stack parked
+ * (pfe__parked 0: a frame of one may be resumed unseen, dispatch.c) they
+ * return at once.
  * pfe__tramp_exit saves the return value (r11 and the flags are free
  * before a return) and calls pfe__exit_sled(retregs, the CFA);
  * pfe__tramp_exit_tail saves what the entry trampolines save (the
@@ -352,11 +354,15 @@ pfe__tramp_return:
  * there), and calls pfe__exit_tail(regs).  Their unwind information is a
  * signal frame's, as the entry trampolines': the function resumes at the
  * key, its return or jump, whose CFI is the function's there. */
-/* The flags say whether this thread has an exit pending (ZF clear) or
- * none (pfe__nexits 0).  Clobbers r11. */
+/* The flags say whether this thread has an exit pending or a stack
+ * parked (ZF clear) or neither.  Clobbers r11. */
 .macro TEST_EXITS_PENDING
 	mov	pfe__nexits@gottpoff(%rip), %r11
 	cmpl	$0, %fs:(%r11)
+	jne	8f
+	mov	pfe__parked@gottpoff(%rip), %r11
+	cmpl	$0, %fs:(%r11)
+8:
 .endm
 
 .macro EXIT_TRAMP name x87 vecs kept

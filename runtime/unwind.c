@@ -195,13 +195,12 @@ typedef int (*setcontext_fn)(const ucontext_t *);
 int swapcontext(ucontext_t *restrict from, const ucontext_t *restrict to)
 {
 	REAL(swapcontext_fn, swapcontext, "libc.so.6");
-	int err;
 
+	/* Back on FROM's stack, its exits are found by their CFAs when its
+	 * frames return (dispatch.c): it may be resumed by glibc's own
+	 * setcontext (uc_link), which no wrapper sees. */
 	pfe__stack_switch(from, to);
-	err = next(from, to);
-	/* Back on FROM's stack (or the switch failed): its exits. */
-	pfe__stack_switch(NULL, from);
-	return err;
+	return next(from, to);
 }
 
 int setcontext(const ucontext_t *to)

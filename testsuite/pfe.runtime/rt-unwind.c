@@ -18,13 +18,16 @@
  *                main (the trampolines' unwind information)
  *   long-double  a long double returned through an exit handler that uses
  *                the x87 (and MMX's emms on x86) itself
- *   coroutines   two coroutines (makecontext, swapcontext) on adjacent
+ *   coroutines   a traced frame saves its place with getcontext and runs
+ *                a coroutine that resumes it with setcontext from an
+ *                untraced frame (the thread's first switch: no exit is
+ *                pending when the frame returns, one stack parked); two
+ *                coroutines (makecontext, swapcontext) on adjacent
  *                stacks switch to each other from traced frames 100
  *                times each: every return gets its exit, no frame of the
  *                stack switched away from is taken for left; the first to
  *                end resumes its uc_link (a switch glibc makes itself);
- *                then a traced frame saves its place with getcontext and
- *                runs a coroutine that resumes it with setcontext
+ *                then the first case again, resumed from a traced frame
  *   sleds        (built with the plugin's exits) a function's exits run
  *                from its exit sleds: libpfe says it uses them, and while
  *                the function runs its return address is its own, where
@@ -438,6 +441,14 @@ TRACED void gc_leave(void)
 	setcontext(&gc_saved);
 }
 
+/* The same from a frame nothing traces: gc_enter's exit sled then runs
+ * with no exit pending on the thread, only parked ones. */
+__attribute__((no_instrument_function)) static void gc_leave_untraced(void)
+{
+	gc_back = 1;
+	setcontext(&gc_saved);
+}
+
 TRACED int gc_enter(void)
 {
 	gc_back = 0;
@@ -447,8 +458,17 @@ TRACED int gc_enter(void)
 	return 5;
 }
 
-/* Coroutine 0 switches 100 times, each resuming 1, which switches back;
- * 0 ends first, 1 stays in its last switch.  Then gc_enter and gc_leave. */
+/* A coroutine on gc_stack that runs LEAVE. */
+static void gc_coroutine(void (*leave)(void))
+{
+	getcontext(&gc_co);
+	gc_co.uc_stack = (stack_t){ .ss_sp = gc_stack, .ss_size = sizeof gc_stack };
+	makecontext(&gc_co, leave, 0);
+}
+
+/* gc_enter resumed by gc_leave_untraced; then coroutine 0 switches 100
+ * times, each resuming 1, which switches back; 0 ends first, 1 stays in
+ * its last switch (parked for good); then gc_enter resumed by gc_leave. */
 static void check_coroutines(void)
 {
 	struct watch *ws = watch("co_switch", (void *)co_switch), *wb = watch("co_body", (void *)co_body);
@@ -461,18 +481,20 @@ static void check_coroutines(void)
 		co_ctx[k].uc_link = &co_back;
 		makecontext(&co_ctx[k], (void (*)(void))co_run, 1, k);
 	}
-	getcontext(&gc_co);
-	gc_co.uc_stack = (stack_t){ .ss_sp = gc_stack, .ss_size = sizeof gc_stack };
-	makecontext(&gc_co, gc_leave, 0);
 	trace_all();
+	/* First, with nothing parked yet: this switch is the thread's first. */
+	gc_coroutine(gc_leave_untraced);
+	CHECK(gc_enter() == 5, "gc_enter's value, resumed from an untraced frame");
+	CHECK_COUNTS(we, 1, 1, 0);
 	CHECK(co_start() == 7, "co_start's value");
 	CHECK(co_sums[0] == CO_SWITCHES + CO_SWITCHES * (CO_SWITCHES - 1), "coroutine 0's sum %d", co_sums[0]);
 	CHECK_COUNTS(ws, 2 * CO_SWITCHES, 2 * CO_SWITCHES - 1, 0);
 	CHECK_COUNTS(wb, 2, 1, 0);
 	CHECK_COUNTS(wp, 2 * CO_SWITCHES - 1, 2 * CO_SWITCHES - 1, 0);
 	CHECK_COUNTS(wt, 1, 1, 0);
+	gc_coroutine(gc_leave);
 	CHECK(gc_enter() == 5, "gc_enter's value");
-	CHECK_COUNTS(we, 1, 1, 0);
+	CHECK_COUNTS(we, 2, 2, 0);
 	CHECK_COUNTS(wl, 1, 0, 0);
 }
 
