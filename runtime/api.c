@@ -758,6 +758,7 @@ void pfe_get_stats(struct pfe_stats *out)
 	out->exit_skips = atomic_load(&pfe__counters.exit_skips);
 	out->unknown_calls = atomic_load(&pfe__counters.unknown_calls);
 	out->icache_flushes = atomic_load(&pfe__counters.icache_flushes);
+	out->parked_searches = atomic_load(&pfe__counters.parked_searches);
 }
 
 /* ---- arguments ---- */

@@ -425,7 +425,8 @@ void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pf
 }
 #endif
 
-/* ---- stacks switched (unwind.c's swapcontext and setcontext) ----
+/* ---- stacks switched (pfe_stack_switch: unwind.c's swapcontext and
+ * setcontext, and a coroutine library's own switch that calls it) ----
  * When a thread switches from one stack to another (a coroutine), the
  * exits of the one it leaves are parked, with the ucontext it is saved
  * in, and the other's made the thread's exit stack: its own parked ones,
@@ -481,6 +482,8 @@ static bool exit_at(const struct pending_exit *e, uintptr_t cfa, bool sled)
  * CFA, exit_at), taken from the list; NULL if none. */
 static struct parked *take_parked(const void *ctx, uintptr_t cfa, bool sled)
 {
+	if (!ctx)
+		PFE_COUNT(parked_searches, 1);
 	for (struct parked **l = &self->parked; *l; l = &(*l)->next) {
 		struct parked *p = *l;
 		bool found = ctx && p->ctx == ctx;
@@ -507,7 +510,7 @@ static void resume(struct parked *p)
 }
 
 /* Without its block a thread has nothing pending or parked. */
-void pfe__stack_switch(const void *from, const void *to)
+void pfe_stack_switch(const void *from, const void *to)
 {
 	if (!self)
 		return;
@@ -516,7 +519,8 @@ void pfe__stack_switch(const void *from, const void *to)
 	/* FROM NULL (setcontext): when TO is a parked stack's, the one left
 	 * may still be resumed from a context getcontext saved there: parked,
 	 * known by its CFAs; else TO is taken for a context of this stack. */
-	resume(take_parked(to, 0, false));
+	if (to)
+		resume(take_parked(to, 0, false));
 }
 
 /* The frame returning with stack pointer SP: the last pending exit taken
@@ -544,8 +548,8 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 	}
 	if (!i) {
 		fprintf(stderr, "libpfe: pfe__exit: a return to sp %#lx with no exit pending (its return address is lost:"
-			" a stack switched by a coroutine library's own code, or resumed on another thread, is not"
-			" followed: runtime/README.md)\n", (unsigned long)sp);
+			" a stack switched by a coroutine library's own code without pfe_stack_switch, or resumed on"
+			" another thread, is not followed: runtime/README.md)\n", (unsigned long)sp);
 		abort();
 	}
 	e = read_begin();	/* pfe_synchronize */

@@ -240,10 +240,6 @@ HIDDEN void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot);
 HIDDEN void pfe__exits_restore(uintptr_t sp);
 HIDDEN void pfe__exits_redivert(uintptr_t cfa);
 HIDDEN void pfe__exits_leave_all(void);
-/* unwind.c's swapcontext and setcontext: this thread switches from the
- * stack it runs on, saved in the ucontext FROM (NULL: in none: setcontext),
- * to the one TO holds. */
-HIDDEN void pfe__stack_switch(const void *from, const void *to);
 /* pool.c: a pool of per-thread blocks of one size, each beginning with
  * struct pfe_pooled, listed newest first from the pool's head.
  * pfe__pool_take: a free one taken (used), else a new one of SIZE bytes,
@@ -319,7 +315,7 @@ extern HIDDEN _Atomic size_t pfe__nobjects;
 struct pfe_counters {
 	_Atomic uint64_t batches, barriers, sites_written, trap_hits;
 	_Atomic uint64_t recursion_skips, exit_skips, unknown_calls;
-	_Atomic uint64_t icache_flushes;
+	_Atomic uint64_t icache_flushes, parked_searches;
 };
 extern HIDDEN struct pfe_counters pfe__counters;
 #define PFE_COUNT(name, n) atomic_fetch_add_explicit(&pfe__counters.name, (n), memory_order_relaxed)

@@ -243,6 +243,20 @@ int pfe_enable_all(void);	/* every attached function */
 int pfe_disable_all(void);
 int pfe_detach_all(void);
 
+/* A stack switch libpfe does not see (a coroutine library's own
+ * assembler: boost.context, libco; swapcontext and setcontext are
+ * libpfe's own, which call this): call it right before the switch.  FROM
+ * names the stack left, TO the one resumed (NULL: one that starts), each
+ * by a pointer the same at all its switches (its coroutine's object, the
+ * ucontext it is saved in).  The exits pending on the stack left are kept
+ * under FROM until a switch names it as TO (or one of its frames returns:
+ * they are found by its address).  Unannounced, such a switch makes the
+ * first return on the other stack abort, saying so.  Per thread: the
+ * thread that switches calls it.  A library that must also run without
+ * libpfe declares it weak and calls it when it is not NULL (pfe-trace's
+ * library defines it too). */
+void pfe_stack_switch(const void *from, const void *to);
+
 /* Counters, for tests and tuning. */
 struct pfe_stats {
 	uint64_t functions;	/* found */
@@ -257,6 +271,9 @@ struct pfe_stats {
 	uint64_t unknown_calls;	/* a trampoline call from no known entry */
 	uint64_t icache_flushes;	/* cache maintenance calls (riscv: one
 					   flush_icache system call a phase) */
+	uint64_t parked_searches;	/* returns whose exits were looked for
+					   among the stacks switched away from
+					   (a switch unseen or unnamed) */
 };
 void pfe_get_stats(struct pfe_stats *out);
 

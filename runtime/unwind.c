@@ -26,7 +26,7 @@
  *   swapcontext, setcontext      the thread switches stacks (a coroutine):
  *                                the exits pending on the stack left are
  *                                parked, the other stack's made the
- *                                thread's (pfe__stack_switch)
+ *                                thread's (pfe_stack_switch)
  *
  * Thread cancellation unwinds by glibc's own handle of libgcc_s, out of
  * these wrappers' reach: its unwinder meets pfe__tramp_return as a return
@@ -199,7 +199,7 @@ int swapcontext(ucontext_t *restrict from, const ucontext_t *restrict to)
 	/* Back on FROM's stack, its exits are found by their CFAs when its
 	 * frames return (dispatch.c): it may be resumed by glibc's own
 	 * setcontext (uc_link), which no wrapper sees. */
-	pfe__stack_switch(from, to);
+	pfe_stack_switch(from, to);
 	return next(from, to);
 }
 
@@ -207,7 +207,7 @@ int setcontext(const ucontext_t *to)
 {
 	REAL(setcontext_fn, setcontext, "libc.so.6");
 
-	pfe__stack_switch(NULL, to);
+	pfe_stack_switch(NULL, to);
 	return next(to);
 }
 

@@ -33,6 +33,11 @@
  *                the function runs its return address is its own, where
  *                its entry handler says it returns (a diverted one would
  *                be libpfe's pfe__tramp_return); its exit sees its value
+ *   switcher     the two coroutines switched by libc's own swapcontext
+ *                (found in libc: libpfe does not see it, as a coroutine
+ *                library's own assembler), each switch announced by
+ *                pfe_stack_switch: the same counts, no search among
+ *                the parked stacks but at uc_link
  * Prints "ok" when every check holds.  Debug: run it with the case name.
  */
 #define _GNU_SOURCE
@@ -391,16 +396,30 @@ static void check_sleds(void)
 }
 
 /* Two coroutines on adjacent stacks (the address of one says nothing of
- * the other's), ending back in co_start. */
+ * the other's), ending back in co_start.  Switched by libpfe's
+ * swapcontext, or (co_unseen) by libc's own, which libpfe does not see
+ * (as a coroutine library's assembler), each switch announced by
+ * pfe_stack_switch. */
 #define CO_SWITCHES 100
 static ucontext_t co_back, co_ctx[2];
 static char co_stacks[2][64 << 10];
 static int co_sums[2];
+static int (*co_unseen)(ucontext_t *, const ucontext_t *);
+
+static void co_swap(ucontext_t *from, ucontext_t *to)
+{
+	if (!co_unseen) {
+		swapcontext(from, to);
+		return;
+	}
+	pfe_stack_switch(from, to);
+	co_unseen(from, to);
+}
 
 /* Coroutine ME's switch to the other, from a traced frame. */
 TRACED int co_switch(int me)
 {
-	swapcontext(&co_ctx[me], &co_ctx[!me]);
+	co_swap(&co_ctx[me], &co_ctx[!me]);
 	return 1;
 }
 
@@ -424,7 +443,7 @@ static void co_run(int me)
  * ends back here through its uc_link. */
 TRACED int co_start(void)
 {
-	swapcontext(&co_back, &co_ctx[0]);
+	co_swap(&co_back, &co_ctx[0]);
 	return 7;
 }
 
@@ -466,14 +485,15 @@ static void gc_coroutine(void (*leave)(void))
 	makecontext(&gc_co, leave, 0);
 }
 
-/* gc_enter resumed by gc_leave_untraced; then coroutine 0 switches 100
- * times, each resuming 1, which switches back; 0 ends first, 1 stays in
- * its last switch (parked for good); then gc_enter resumed by gc_leave. */
-static void check_coroutines(void)
+/* Coroutine 0 switches 100 times, each resuming 1, which switches back;
+ * 0 ends first, 1 stays in its last switch (parked for good); each
+ * switch resumes the exits parked under the context it names.  Its
+ * watches are made after trace_all. */
+static void run_coroutines(void)
 {
 	struct watch *ws = watch("co_switch", (void *)co_switch), *wb = watch("co_body", (void *)co_body);
 	struct watch *wp = watch("plain", (void *)plain), *wt = watch("co_start", (void *)co_start);
-	struct watch *we = watch("gc_enter", (void *)gc_enter), *wl = watch("gc_leave", (void *)gc_leave);
+	struct pfe_stats before, after;
 
 	for (int k = 0; k < 2; k++) {
 		getcontext(&co_ctx[k]);
@@ -481,21 +501,49 @@ static void check_coroutines(void)
 		co_ctx[k].uc_link = &co_back;
 		makecontext(&co_ctx[k], (void (*)(void))co_run, 1, k);
 	}
-	trace_all();
-	/* First, with nothing parked yet: this switch is the thread's first. */
-	gc_coroutine(gc_leave_untraced);
-	CHECK(gc_enter() == 5, "gc_enter's value, resumed from an untraced frame");
-	CHECK_COUNTS(we, 1, 1, 0);
+	pfe_get_stats(&before);
 	CHECK(co_start() == 7, "co_start's value");
+	pfe_get_stats(&after);
+	/* Each switch names the stack it resumes: only co_start's return,
+	 * resumed by glibc's own setcontext of uc_link, searches. */
+	CHECK(after.parked_searches - before.parked_searches == 1, "%llu searches among parked stacks, want 1",
+	      (unsigned long long)(after.parked_searches - before.parked_searches));
 	CHECK(co_sums[0] == CO_SWITCHES + CO_SWITCHES * (CO_SWITCHES - 1), "coroutine 0's sum %d", co_sums[0]);
 	CHECK_COUNTS(ws, 2 * CO_SWITCHES, 2 * CO_SWITCHES - 1, 0);
 	CHECK_COUNTS(wb, 2, 1, 0);
 	CHECK_COUNTS(wp, 2 * CO_SWITCHES - 1, 2 * CO_SWITCHES - 1, 0);
 	CHECK_COUNTS(wt, 1, 1, 0);
+}
+
+static void check_coroutines(void)
+{
+	struct watch *we = watch("gc_enter", (void *)gc_enter), *wl = watch("gc_leave", (void *)gc_leave);
+
+	trace_all();
+	/* First, with nothing parked yet: this switch is the thread's first. */
+	gc_coroutine(gc_leave_untraced);
+	CHECK(gc_enter() == 5, "gc_enter's value, resumed from an untraced frame");
+	CHECK_COUNTS(we, 1, 1, 0);
+	run_coroutines();
 	gc_coroutine(gc_leave);
 	CHECK(gc_enter() == 5, "gc_enter's value");
 	CHECK_COUNTS(we, 2, 2, 0);
 	CHECK_COUNTS(wl, 1, 0, 0);
+}
+
+/* The coroutines switched by libc's own swapcontext (dlsym in libc: not
+ * libpfe's), announced by pfe_stack_switch. */
+static void check_switcher(void)
+{
+	void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
+
+	co_unseen = libc ? (int (*)(ucontext_t *, const ucontext_t *))dlsym(libc, "swapcontext") : NULL;
+	CHECK(co_unseen && co_unseen != swapcontext, "libc's own swapcontext: %p (libpfe's %p)", (void *)co_unseen,
+	      (void *)swapcontext);
+	if (!co_unseen)
+		return;
+	trace_all();
+	run_coroutines();
 }
 
 int main(int argc, char **argv)
@@ -507,6 +555,7 @@ int main(int argc, char **argv)
 		{ "longjmp", check_longjmp }, { "siglongjmp", check_siglongjmp }, { "cancel", check_cancel },
 		{ "sigaltstack", check_sigaltstack }, { "tail", check_tail }, { "backtrace", check_backtrace },
 		{ "long-double", check_long_double }, { "coroutines", check_coroutines }, { "sleds", check_sleds },
+		{ "switcher", check_switcher },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;
@@ -514,7 +563,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof cases / sizeof cases[0] && strcmp(cases[i].name, what); i++)
 		;
 	if (i == sizeof cases / sizeof cases[0]) {
-		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double|coroutines|sleds\n");
+		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double|coroutines|sleds|switcher\n");
 		return 2;
 	}
 	cases[i].check();
