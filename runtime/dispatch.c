@@ -140,15 +140,14 @@ struct parked {
 };
 
 /* A thread's own part of libpfe, taken from a pool (pool.c) at its first
- * handler call: its read sections, counted per epoch, its exit stack and
- * the exits it parked.  pfe__drain reads every block's counts without a
+ * handler call: its read sections, counted per epoch, and its exit
+ * stack.  pfe__drain reads every block's counts without a
  * lock; when its thread ends (a thread key's destructor) a block is free
  * for the next. */
 struct pfe_thread {
 	struct pfe_pooled pooled;		/* first: the pool's */
 	_Atomic unsigned long reading[2];	/* read sections, by epoch */
 	struct pending_exit exits[EXIT_DEPTH];
-	struct parked *parked;
 };
 static struct pfe_pooled *_Atomic threads;
 #define for_each_thread(t) \
@@ -158,9 +157,13 @@ static pthread_key_t self_key;
 static bool self_key_made;
 static _Thread_local IE struct pfe_thread *self;
 /* Not static: the exit sleds' trampoline reads them first (no exit
- * pending and no stack parked: nothing to do).  pfe__parked: whether
- * self->parked is not empty. */
-HIDDEN _Thread_local IE unsigned pfe__nexits, pfe__parked;
+ * pending on this thread and no stack parked: nothing to do). */
+HIDDEN _Thread_local IE unsigned pfe__nexits;
+/* The stacks switched away from, by every thread (a coroutine may be
+ * resumed on another), under parked_lock; pfe__parked counts them. */
+static struct parked *parked;
+static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER;
+HIDDEN _Atomic unsigned pfe__parked;
 /* This thread's exit stack: self is set whenever pfe__nexits is not 0. */
 #define exits (self->exits)
 
@@ -169,34 +172,35 @@ static void make_active(struct parked *p);
 
 /* The thread ends: the frames it still has exits pending for were left
  * (a cancellation's forced unwind through exit sleds' frames, which
- * nothing diverted), their exits taken now; so are those of the stacks
- * it parked. */
+ * nothing diverted), their exits taken now.  Those of the stacks it
+ * parked stay parked: another thread may resume them. */
 static void thread_ends(void *block)
 {
 	struct pfe_thread *t = block;
 
 	if (t == self)
 		leave_frames_from(0);
-	while (t->parked) {
-		struct parked *p = t->parked;
-
-		t->parked = p->next;
-		if (t == self) {
-			make_active(p);
-			leave_frames_from(0);
-		} else {
-			free(p);
-		}
-	}
 	self = NULL;
 	pfe__nexits = 0;
-	pfe__parked = 0;
 	pfe__pool_give_back(&t->pooled);
+}
+
+/* fork: the child's parked stacks as they were (its one thread may
+ * resume them), their lock free. */
+static void lock_parked(void)
+{
+	pthread_mutex_lock(&parked_lock);
+}
+
+static void unlock_parked(void)
+{
+	pthread_mutex_unlock(&parked_lock);
 }
 
 void pfe__threads_init(void)
 {
 	self_key_made = pthread_key_create(&self_key, thread_ends) == 0;
+	pthread_atfork(lock_parked, unlock_parked, unlock_parked);
 }
 
 /* This thread's block: a free one, else a new one (kept for good when
@@ -211,7 +215,6 @@ static bool thread_ready(void)
 	t = (struct pfe_thread *)pfe__pool_take(&threads, sizeof *t, NULL);
 	if (!t)
 		return false;
-	t->parked = NULL;
 	self = t;
 	if (self_key_made)
 		pthread_setspecific(self_key, t);
@@ -435,12 +438,12 @@ void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pf
  * uc_link at the end of a makecontext function, a context getcontext
  * saved, or one copied) takes the parked exits it belongs to, by its CFA,
  * parking the others; the sleds' trampolines look no further only when
- * no exit is pending and no stack parked (pfe__parked).  Per thread: a
- * context resumed on another thread is not followed (pfe__exit aborts,
- * saying so). */
+ * no exit is pending and no stack parked (pfe__parked).  The parked
+ * stacks are the process's: a coroutine may be resumed on another thread
+ * (an M:N scheduler), even once the thread that parked it ended. */
 
-/* This thread's exits parked under CTX.  Without memory they are left
- * (their exits called): a diverted one that returns later aborts. */
+/* This thread's exits (if any) parked under CTX.  Without memory they are
+ * left (their exits called): a diverted one that returns later aborts. */
 static void park(const void *ctx)
 {
 	struct parked *p;
@@ -455,10 +458,12 @@ static void park(const void *ctx)
 	p->ctx = ctx;
 	p->n = pfe__nexits;
 	memcpy(p->copy, exits, p->n * sizeof *p->copy);
-	p->next = self->parked;
-	self->parked = p;
-	pfe__parked = 1;
 	pfe__nexits = 0;
+	lock_parked();
+	p->next = parked;
+	parked = p;
+	pfe__parked++;
+	unlock_parked();
 }
 
 /* P, taken from the parked ones, made this thread's exit stack. */
@@ -482,44 +487,51 @@ static bool exit_at(const struct pending_exit *e, uintptr_t cfa, bool sled)
  * CFA, exit_at), taken from the list; NULL if none. */
 static struct parked *take_parked(const void *ctx, uintptr_t cfa, bool sled)
 {
+	struct parked *p = NULL;
+
 	if (!ctx)
 		PFE_COUNT(parked_searches, 1);
-	for (struct parked **l = &self->parked; *l; l = &(*l)->next) {
-		struct parked *p = *l;
-		bool found = ctx && p->ctx == ctx;
+	lock_parked();
+	for (struct parked **l = &parked; *l; l = &(*l)->next) {
+		bool found = ctx && (*l)->ctx == ctx;
 
-		for (unsigned i = 0; !ctx && !found && i < p->n; i++)
-			found = exit_at(&p->copy[i], cfa, sled);
+		for (unsigned i = 0; !ctx && !found && i < (*l)->n; i++)
+			found = exit_at(&(*l)->copy[i], cfa, sled);
 		if (found) {
+			p = *l;
 			*l = p->next;
-			pfe__parked = self->parked != NULL;
-			return p;
+			pfe__parked--;
+			break;
 		}
 	}
-	return NULL;
+	unlock_parked();
+	return p;
 }
 
-/* The parked exits P (if any) made this thread's, its own parked (under
- * no context: found by their CFAs). */
+/* The parked exits P (if any) made this thread's (it takes its block if
+ * it has none; without memory they are dropped: a diverted one that
+ * returns later aborts), its own parked (under no context: found by
+ * their CFAs). */
 static void resume(struct parked *p)
 {
 	if (!p)
 		return;
+	if (!thread_ready()) {
+		free(p);
+		return;
+	}
 	park(NULL);
 	make_active(p);
 }
 
-/* Without its block a thread has nothing pending or parked. */
 void pfe_stack_switch(const void *from, const void *to)
 {
-	if (!self)
-		return;
 	if (from)
 		park(from);
 	/* FROM NULL (setcontext): when TO is a parked stack's, the one left
 	 * may still be resumed from a context getcontext saved there: parked,
 	 * known by its CFAs; else TO is taken for a context of this stack. */
-	if (to)
+	if (to && atomic_load(&pfe__parked))
 		resume(take_parked(to, 0, false));
 }
 
@@ -542,14 +554,14 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 	unsigned i = returning_frame(sp);
 	unsigned e;
 
-	if (!i && self && self->parked) {
+	if (!i && atomic_load(&pfe__parked)) {
 		resume(take_parked(NULL, sp, false));
 		i = returning_frame(sp);
 	}
 	if (!i) {
 		fprintf(stderr, "libpfe: pfe__exit: a return to sp %#lx with no exit pending (its return address is lost:"
-			" a stack switched by a coroutine library's own code without pfe_stack_switch, or resumed on"
-			" another thread, is not followed: runtime/README.md)\n", (unsigned long)sp);
+			" a stack switched by a coroutine library's own code without pfe_stack_switch is not"
+			" followed: runtime/README.md)\n", (unsigned long)sp);
 		abort();
 	}
 	e = read_begin();	/* pfe_synchronize */
@@ -602,7 +614,7 @@ static ALWAYS_INLINE unsigned sled_frame(uintptr_t cfa)
 	if (in_handler)
 		return 0;
 	i = pending_sled_frame(cfa);
-	if (!i && self->parked) {
+	if (!i && atomic_load(&pfe__parked)) {
 		resume(take_parked(NULL, cfa, true));
 		i = pending_sled_frame(cfa);
 	}

@@ -345,8 +345,8 @@ pfe__tramp_return:
  * sibling call: (%rsp) is the key (the return or the jump), 8(%rsp) the
  * function's return address, 16(%rsp) its CFA.  With no exit pending on
  * this thread (pfe__nexits 0: entry handlers only) and no stack parked
- * (pfe__parked 0: a frame of one may be resumed unseen, dispatch.c) they
- * return at once.
+ * (pfe__parked 0: a frame of one may be resumed unseen, on any thread,
+ * dispatch.c) they return at once.
  * pfe__tramp_exit saves the return value (r11 and the flags are free
  * before a return) and calls pfe__exit_sled(retregs, the CFA);
  * pfe__tramp_exit_tail saves what the entry trampolines save (the
@@ -354,14 +354,13 @@ pfe__tramp_return:
  * there), and calls pfe__exit_tail(regs).  Their unwind information is a
  * signal frame's, as the entry trampolines': the function resumes at the
  * key, its return or jump, whose CFI is the function's there. */
-/* The flags say whether this thread has an exit pending or a stack
- * parked (ZF clear) or neither.  Clobbers r11. */
+/* The flags say whether this thread has an exit pending or the process
+ * a stack parked (ZF clear) or neither.  Clobbers r11. */
 .macro TEST_EXITS_PENDING
 	mov	pfe__nexits@gottpoff(%rip), %r11
 	cmpl	$0, %fs:(%r11)
 	jne	8f
-	mov	pfe__parked@gottpoff(%rip), %r11
-	cmpl	$0, %fs:(%r11)
+	cmpl	$0, pfe__parked(%rip)
 8:
 .endm
 

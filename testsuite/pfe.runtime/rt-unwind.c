@@ -38,6 +38,8 @@
  *                library's own assembler), each switch announced by
  *                pfe_stack_switch: the same counts, no search among
  *                the parked stacks but at uc_link
+ *   migrate      a coroutine switched away from in a traced frame on one
+ *                thread, resumed on another once the first ended
  * Prints "ok" when every check holds.  Debug: run it with the case name.
  */
 #define _GNU_SOURCE
@@ -531,6 +533,62 @@ static void check_coroutines(void)
 	CHECK_COUNTS(wl, 1, 0, 0);
 }
 
+/* A coroutine started on one thread, switched away from in a traced
+ * frame, and resumed on another after the first ended (an M:N
+ * scheduler's pattern); it ends back on the second (uc_link). */
+static ucontext_t mg_co, mg_first, mg_second;
+static char mg_stack[64 << 10];
+static volatile int mg_sum;
+
+TRACED int mg_yield(void)
+{
+	swapcontext(&mg_co, &mg_first);
+	return 3;
+}
+
+TRACED void mg_body(void)
+{
+	mg_sum = mg_yield();
+}
+
+static void *mg_start(void *arg)
+{
+	swapcontext(&mg_first, &mg_co);
+	return arg;
+}
+
+/* Untraced: the second thread has called no handler when it resumes the
+ * coroutine (libpfe takes its block then). */
+__attribute__((no_instrument_function)) static void *mg_resume(void *arg)
+{
+	swapcontext(&mg_second, &mg_co);
+	return arg;
+}
+
+static void check_migrate(void)
+{
+	struct watch *wy = watch("mg_yield", (void *)mg_yield), *wb = watch("mg_body", (void *)mg_body);
+	struct pfe_stats before, after;
+	pthread_t t;
+
+	getcontext(&mg_co);
+	mg_co.uc_stack = (stack_t){ .ss_sp = mg_stack, .ss_size = sizeof mg_stack };
+	mg_co.uc_link = &mg_second;
+	makecontext(&mg_co, mg_body, 0);
+	trace_all();
+	CHECK(pthread_create(&t, NULL, mg_start, NULL) == 0 && pthread_join(t, NULL) == 0, "the first thread");
+	CHECK_COUNTS(wy, 1, 0, 0);
+	pfe_get_stats(&before);
+	CHECK(pthread_create(&t, NULL, mg_resume, NULL) == 0 && pthread_join(t, NULL) == 0, "the second thread");
+	pfe_get_stats(&after);
+	/* Resumed by name (swapcontext's TO): no return searched for it. */
+	CHECK(after.parked_searches == before.parked_searches, "%llu searches among parked stacks, want 0",
+	      (unsigned long long)(after.parked_searches - before.parked_searches));
+	CHECK(mg_sum == 3, "mg_body got %d", mg_sum);
+	CHECK_COUNTS(wy, 1, 1, 0);
+	CHECK_COUNTS(wb, 1, 1, 0);
+}
+
 /* The coroutines switched by libc's own swapcontext (dlsym in libc: not
  * libpfe's), announced by pfe_stack_switch. */
 static void check_switcher(void)
@@ -555,7 +613,7 @@ int main(int argc, char **argv)
 		{ "longjmp", check_longjmp }, { "siglongjmp", check_siglongjmp }, { "cancel", check_cancel },
 		{ "sigaltstack", check_sigaltstack }, { "tail", check_tail }, { "backtrace", check_backtrace },
 		{ "long-double", check_long_double }, { "coroutines", check_coroutines }, { "sleds", check_sleds },
-		{ "switcher", check_switcher },
+		{ "switcher", check_switcher }, { "migrate", check_migrate },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;
@@ -563,7 +621,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof cases / sizeof cases[0] && strcmp(cases[i].name, what); i++)
 		;
 	if (i == sizeof cases / sizeof cases[0]) {
-		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double|coroutines|sleds|switcher\n");
+		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double|coroutines|sleds|switcher|migrate\n");
 		return 2;
 	}
 	cases[i].check();
