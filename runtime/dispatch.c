@@ -133,7 +133,6 @@ struct pending_exit {
 /* Exits parked while their stack is switched away from: the ucontext
  * the stack was saved in (NULL: known by their CFAs alone), and a copy. */
 struct parked {
-	struct parked *next;
 	const void *ctx;
 	unsigned n;
 	struct pending_exit copy[];
@@ -160,8 +159,8 @@ static _Thread_local IE struct pfe_thread *self;
  * pending on this thread and no stack parked: nothing to do). */
 HIDDEN _Thread_local IE unsigned pfe__nexits;
 /* The stacks switched away from, by every thread (a coroutine may be
- * resumed on another), under parked_lock; pfe__parked counts them. */
-static struct parked *parked;
+ * resumed on another), indexed (below) under parked_lock; pfe__parked
+ * counts them. */
 static pthread_mutex_t parked_lock = PTHREAD_MUTEX_INITIALIZER;
 HIDDEN _Atomic unsigned pfe__parked;
 /* This thread's exit stack: self is set whenever pfe__nexits is not 0. */
@@ -442,28 +441,135 @@ void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pf
  * stacks are the process's: a coroutine may be resumed on another thread
  * (an M:N scheduler), even once the thread that parked it ended. */
 
+/* The parked stacks' index: each by its context (when it has one) and
+ * by the CFA of each of its frames, so that a switch, a return or an
+ * exit sled finds its stack in one lookup however many are parked (an
+ * M:N scheduler parks thousands).  A key maps to the stack parked under
+ * it last (an older one was abandoned).  Open addressing, linear
+ * probing, at most half full, under parked_lock. */
+struct index {
+	struct index_slot {
+		uintptr_t key;
+		struct parked *p;
+	} *slots;
+	size_t mask, used;
+};
+static struct index by_ctx, by_cfa;
+
+static size_t index_home(const struct index *x, uintptr_t key)
+{
+	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
+
+	return (size_t)(h ^ h >> 29) & x->mask;
+}
+
+/* KEY's slot in X, or the free one where it would go. */
+static struct index_slot *index_slot(const struct index *x, uintptr_t key)
+{
+	size_t i = index_home(x, key);
+
+	while (x->slots[i].p && x->slots[i].key != key)
+		i = (i + 1) & x->mask;
+	return &x->slots[i];
+}
+
+static struct parked *index_find(const struct index *x, uintptr_t key)
+{
+	return x->slots ? index_slot(x, key)->p : NULL;
+}
+
+/* KEY mapped to P in X (which has room). */
+static void index_put(struct index *x, uintptr_t key, struct parked *p)
+{
+	struct index_slot *s = index_slot(x, key);
+
+	x->used += !s->p;
+	*s = (struct index_slot){ key, p };
+}
+
+/* Room in X for N more keys; false without memory. */
+static bool index_room(struct index *x, size_t n)
+{
+	struct index old = *x;
+	size_t size = old.slots ? old.mask + 1 : 64;
+
+	while (2 * (old.used + n) > size)
+		size *= 2;
+	if (old.slots && size == old.mask + 1)
+		return true;
+	if (!(x->slots = calloc(size, sizeof *x->slots))) {
+		*x = old;
+		return false;
+	}
+	x->mask = size - 1;
+	x->used = 0;
+	for (size_t i = 0; old.slots && i <= old.mask; i++)
+		if (old.slots[i].p)
+			index_put(x, old.slots[i].key, old.slots[i].p);
+	free(old.slots);
+	return true;
+}
+
+/* KEY taken out of X if it maps to P; the keys after it moved back so
+ * that every key stays reachable from its home. */
+static void index_drop(struct index *x, uintptr_t key, struct parked *p)
+{
+	struct index_slot *s = index_slot(x, key);
+	size_t i = (size_t)(s - x->slots), j = i;
+
+	if (s->p != p)
+		return;
+	while (x->slots[j = (j + 1) & x->mask].p) {
+		size_t home = index_home(x, x->slots[j].key);
+		bool stays = i < j ? home > i && home <= j : home > i || home <= j;
+
+		if (!stays) {
+			x->slots[i] = x->slots[j];
+			i = j;
+		}
+	}
+	x->slots[i] = (struct index_slot){ 0, NULL };
+	x->used--;
+}
+
 /* This thread's exits (if any) parked under CTX.  Without memory they are
  * left (their exits called): a diverted one that returns later aborts. */
 static void park(const void *ctx)
 {
 	struct parked *p;
+	bool room;
 
 	if (!pfe__nexits)
 		return;
 	p = malloc(sizeof *p + pfe__nexits * sizeof *p->copy);
-	if (!p) {
-		leave_frames_from(0);
-		return;
-	}
-	p->ctx = ctx;
-	p->n = pfe__nexits;
-	memcpy(p->copy, exits, p->n * sizeof *p->copy);
-	pfe__nexits = 0;
 	lock_parked();
-	p->next = parked;
-	parked = p;
-	pfe__parked++;
+	room = p && index_room(&by_ctx, 1) && index_room(&by_cfa, pfe__nexits);
+	if (room) {
+		p->ctx = ctx;
+		p->n = pfe__nexits;
+		memcpy(p->copy, exits, p->n * sizeof *p->copy);
+		pfe__nexits = 0;
+		if (ctx)
+			index_put(&by_ctx, (uintptr_t)ctx, p);
+		for (unsigned i = 0; i < p->n; i++)
+			index_put(&by_cfa, p->copy[i].cfa, p);
+		pfe__parked++;
+	}
 	unlock_parked();
+	if (!room) {
+		free(p);
+		leave_frames_from(0);
+	}
+}
+
+/* P taken out of the index (the lock held). */
+static void unpark(struct parked *p)
+{
+	if (p->ctx)
+		index_drop(&by_ctx, (uintptr_t)p->ctx, p);
+	for (unsigned i = 0; i < p->n; i++)
+		index_drop(&by_cfa, p->copy[i].cfa, p);
+	pfe__parked--;
 }
 
 /* P, taken from the parked ones, made this thread's exit stack. */
@@ -483,8 +589,18 @@ static bool exit_at(const struct pending_exit *e, uintptr_t cfa, bool sled)
 	return sled ? e->sled && e->cfa == cfa : !e->sled && cfa - e->cfa <= PFE_CALLEE_POP;
 }
 
+/* Whether P holds the exit taken at CFA (exit_at). */
+static bool holds_exit_at(const struct parked *p, uintptr_t cfa, bool sled)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (exit_at(&p->copy[i], cfa, sled))
+			return true;
+	return false;
+}
+
 /* The parked exits of context CTX (NULL: those holding the exit taken at
- * CFA, exit_at), taken from the list; NULL if none. */
+ * CFA, exit_at: its frame's CFA is CFA, or up to PFE_CALLEE_POP below for
+ * a return), taken out of the index; NULL if none. */
 static struct parked *take_parked(const void *ctx, uintptr_t cfa, bool sled)
 {
 	struct parked *p = NULL;
@@ -492,18 +608,13 @@ static struct parked *take_parked(const void *ctx, uintptr_t cfa, bool sled)
 	if (!ctx)
 		PFE_COUNT(parked_searches, 1);
 	lock_parked();
-	for (struct parked **l = &parked; *l; l = &(*l)->next) {
-		bool found = ctx && (*l)->ctx == ctx;
-
-		for (unsigned i = 0; !ctx && !found && i < (*l)->n; i++)
-			found = exit_at(&(*l)->copy[i], cfa, sled);
-		if (found) {
-			p = *l;
-			*l = p->next;
-			pfe__parked--;
-			break;
-		}
-	}
+	if (ctx)
+		p = index_find(&by_ctx, (uintptr_t)ctx);
+	for (uintptr_t d = 0; !ctx && !p && d <= (sled ? 0 : PFE_CALLEE_POP); d++)
+		if ((p = index_find(&by_cfa, cfa - d)) && !holds_exit_at(p, cfa, sled))
+			p = NULL;
+	if (p)
+		unpark(p);
 	unlock_parked();
 	return p;
 }

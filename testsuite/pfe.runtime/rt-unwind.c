@@ -40,6 +40,8 @@
  *                the parked stacks but at uc_link
  *   migrate      a coroutine switched away from in a traced frame on one
  *                thread, resumed on another once the first ended
+ *   many         500 coroutines parked at once, each resumed 5 times in a
+ *                scrambled order, yielding from 3 traced frames deep
  * Prints "ok" when every check holds.  Debug: run it with the case name.
  */
 #define _GNU_SOURCE
@@ -589,6 +591,77 @@ static void check_migrate(void)
 	CHECK_COUNTS(wb, 1, 1, 0);
 }
 
+/* Many coroutines parked at once, resumed in a scrambled order (the
+ * parked stacks' index grows, and keys are taken out of the middle of
+ * its probe runs): each yields MANY_YIELDS times from three traced frames
+ * deep, then ends back in the scheduler (uc_link). */
+#define MANY_COS 500
+#define MANY_YIELDS 4
+#define MANY_STACK (64 << 10)
+static ucontext_t many_sched, many_ctx[MANY_COS];
+static int many_sums[MANY_COS];
+
+TRACED int many_yield(int k)
+{
+	swapcontext(&many_ctx[k], &many_sched);
+	return 1;
+}
+
+TRACED int many_mid(int k)
+{
+	return many_yield(k);
+}
+
+TRACED int many_top(int k)
+{
+	int sum = 0;
+
+	for (int i = 0; i < MANY_YIELDS; i++)
+		sum += many_mid(k);
+	return sum;
+}
+
+static void many_run(int k)
+{
+	many_sums[k] = many_top(k);
+}
+
+static void check_many(void)
+{
+	struct watch *wy = watch("many_yield", (void *)many_yield), *wm = watch("many_mid", (void *)many_mid);
+	struct watch *wt = watch("many_top", (void *)many_top);
+	char *stacks = mmap(NULL, (size_t)MANY_COS * MANY_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int live[MANY_COS], turns[MANY_COS] = { 0 }, n = MANY_COS;
+	unsigned rng = 1;
+
+	CHECK(stacks != MAP_FAILED, "mmap");
+	if (stacks == MAP_FAILED)
+		return;
+	for (int k = 0; k < MANY_COS; k++) {
+		getcontext(&many_ctx[k]);
+		many_ctx[k].uc_stack = (stack_t){ .ss_sp = stacks + (size_t)k * MANY_STACK, .ss_size = MANY_STACK };
+		many_ctx[k].uc_link = &many_sched;
+		makecontext(&many_ctx[k], (void (*)(void))many_run, 1, k);
+		live[k] = k;
+	}
+	trace_all();
+	while (n) {
+		int i, k;
+
+		rng = rng * 1103515245u + 12345u;
+		i = (int)((rng >> 8) % (unsigned)n);
+		k = live[i];
+		swapcontext(&many_sched, &many_ctx[k]);
+		if (++turns[k] == MANY_YIELDS + 1)
+			live[i] = live[--n];
+	}
+	for (int k = 0; k < MANY_COS; k++)
+		CHECK(many_sums[k] == MANY_YIELDS, "coroutine %d's sum %d", k, many_sums[k]);
+	CHECK_COUNTS(wy, MANY_COS * MANY_YIELDS, MANY_COS * MANY_YIELDS, 0);
+	CHECK_COUNTS(wm, MANY_COS * MANY_YIELDS, MANY_COS * MANY_YIELDS, 0);
+	CHECK_COUNTS(wt, MANY_COS, MANY_COS, 0);
+}
+
 /* The coroutines switched by libc's own swapcontext (dlsym in libc: not
  * libpfe's), announced by pfe_stack_switch. */
 static void check_switcher(void)
@@ -614,6 +687,7 @@ int main(int argc, char **argv)
 		{ "sigaltstack", check_sigaltstack }, { "tail", check_tail }, { "backtrace", check_backtrace },
 		{ "long-double", check_long_double }, { "coroutines", check_coroutines }, { "sleds", check_sleds },
 		{ "switcher", check_switcher }, { "migrate", check_migrate },
+		{ "many", check_many },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;
@@ -621,7 +695,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof cases / sizeof cases[0] && strcmp(cases[i].name, what); i++)
 		;
 	if (i == sizeof cases / sizeof cases[0]) {
-		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double|coroutines|sleds|switcher|migrate\n");
+		printf("usage: rt-unwind longjmp|siglongjmp|cancel|sigaltstack|tail|backtrace|long-double|coroutines|sleds|switcher|migrate|many\n");
 		return 2;
 	}
 	cases[i].check();
