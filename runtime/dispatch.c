@@ -155,8 +155,9 @@ static struct pfe_pooled *_Atomic threads;
 static pthread_key_t self_key;
 static bool self_key_made;
 static _Thread_local IE struct pfe_thread *self;
-/* Not static: the exit sleds' trampoline reads them first (no exit
- * pending on this thread and no stack parked: nothing to do). */
+/* Not static: the exit sleds' trampoline reads it first, then
+ * pfe__parked (no exit pending on this thread and no stack parked:
+ * nothing to do). */
 HIDDEN _Thread_local IE unsigned pfe__nexits;
 /* The stacks switched away from, by every thread (a coroutine may be
  * resumed on another), indexed (below) under parked_lock; pfe__parked
@@ -167,7 +168,6 @@ HIDDEN _Atomic unsigned pfe__parked;
 #define exits (self->exits)
 
 static void leave_frames_from(unsigned i);
-static void make_active(struct parked *p);
 
 /* The thread ends: the frames it still has exits pending for were left
  * (a cancellation's forced unwind through exit sleds' frames, which
