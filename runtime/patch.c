@@ -659,17 +659,13 @@ static size_t toggled_sites(struct pfe_func *const *fs, size_t n, bool enable)
  * first byte. */
 static void part_of(const struct edit *whole, int part, struct edit *e)
 {
-	*e = *whole;
-	if (part == 0) {
-		e->len = 1;
+	unsigned from = part == 1;
+
+	e->at = whole->at + from;
+	e->len = part == 0 || part == 2 ? 1 : whole->len - from;
+	memcpy(e->bytes, whole->bytes + from, e->len);
+	if (part == 0)
 		e->bytes[0] = pfe__arch->trap_byte;
-	} else if (part == 1) {
-		e->at++;
-		e->len--;
-		memmove(e->bytes, e->bytes + 1, e->len);
-	} else if (part == 2) {
-		e->len = 1;
-	}
 }
 
 /* The edit of PART of F's site J's toggled instruction, enabled or not. */
