@@ -746,17 +746,40 @@ void pfe__exit_sled(struct pfe_retregs *r, uintptr_t cfa)
 	read_end(e);
 }
 
+/* A sibling call of a frame whose exit is parked (the last of those
+ * pending at CFA's sled) made a diverted return's where it is, not
+ * resumed: the call may be the switch itself, its stack parked by
+ * pfe_stack_switch just before; whether there is one. */
+static bool parked_tail_call(uintptr_t cfa)
+{
+	struct pending_exit *e = NULL;
+	struct parked *p;
+
+	lock_parked();
+	p = index_find(&by_cfa, cfa);
+	for (unsigned i = p ? p->n : 0; !e && i-- > 0;)
+		if (exit_at(&p->copy[i], cfa, true))
+			e = &p->copy[i];
+	if (e)
+		e->sled = false;
+	unlock_parked();
+	return e != NULL;
+}
+
 /* A sibling call: the exit is taken where the callee returns (after its
  * own, with the return value, as for a diverted tail call): the return
  * address is diverted now, the exit no longer the sled's. */
 void pfe__exit_tail(struct pfe_regs *regs)
 {
-	unsigned i = sled_frame(PFE_ENTRY_CFA(regs));
+	uintptr_t cfa = PFE_ENTRY_CFA(regs);
+	unsigned i = in_handler ? 0 : pending_sled_frame(cfa);
 
-	if (!i)
+	if (!i && (in_handler || !atomic_load(&pfe__parked) || !parked_tail_call(cfa)))
 		return;
-	leave_frames_from(i);
-	exits[i - 1].sled = false;
+	if (i) {
+		leave_frames_from(i);
+		exits[i - 1].sled = false;
+	}
 	*PFE_RETURN_SLOT(regs) = (uintptr_t)pfe__tramp_return;
 }
 #endif

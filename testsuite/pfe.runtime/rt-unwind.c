@@ -36,7 +36,8 @@
  *   switcher     the two coroutines switched by libc's own swapcontext
  *                (found in libc: libpfe does not see it, as a coroutine
  *                library's own assembler), each switch announced by
- *                pfe_stack_switch: the same counts, no search among
+ *                pfe_stack_switch (then a sibling call: its frame parked
+ *                before its exit sled runs): the same counts, no search among
  *                the parked stacks but at uc_link
  *   migrate      a coroutine switched away from in a traced frame on one
  *                thread, resumed on another once the first ended
@@ -410,7 +411,10 @@ static char co_stacks[2][64 << 10];
 static int co_sums[2];
 static int (*co_unseen)(ucontext_t *, const ucontext_t *);
 
-static void co_swap(ucontext_t *from, ucontext_t *to)
+/* Not inlined: the switch is its sibling call, which leaves its frame
+ * (its exit sled runs) after pfe_stack_switch parked it, before the
+ * switch (a coroutine library's switch function, compiled so). */
+TRACED void co_swap(ucontext_t *from, ucontext_t *to)
 {
 	if (!co_unseen) {
 		swapcontext(from, to);
@@ -497,6 +501,7 @@ static void run_coroutines(void)
 {
 	struct watch *ws = watch("co_switch", (void *)co_switch), *wb = watch("co_body", (void *)co_body);
 	struct watch *wp = watch("plain", (void *)plain), *wt = watch("co_start", (void *)co_start);
+	struct watch *wc = watch("co_swap", (void *)co_swap);
 	struct pfe_stats before, after;
 
 	for (int k = 0; k < 2; k++) {
@@ -517,6 +522,7 @@ static void run_coroutines(void)
 	CHECK_COUNTS(wb, 2, 1, 0);
 	CHECK_COUNTS(wp, 2 * CO_SWITCHES - 1, 2 * CO_SWITCHES - 1, 0);
 	CHECK_COUNTS(wt, 1, 1, 0);
+	CHECK_COUNTS(wc, 2 * CO_SWITCHES + 1, 2 * CO_SWITCHES, 0);
 }
 
 static void check_coroutines(void)
