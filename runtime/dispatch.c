@@ -589,18 +589,22 @@ static bool exit_at(const struct pending_exit *e, uintptr_t cfa, bool sled)
 	return sled ? e->sled && e->cfa == cfa : !e->sled && cfa - e->cfa <= PFE_CALLEE_POP;
 }
 
-/* Whether P holds the exit taken at CFA (exit_at). */
-static bool holds_exit_at(const struct parked *p, uintptr_t cfa, bool sled)
+/* The last parked exit taken at CFA (exit_at: its frame's CFA is CFA, or
+ * up to PFE_CALLEE_POP below for a return), its stack in *P; NULL if
+ * there is none (the lock held). */
+static struct pending_exit *parked_exit_at(uintptr_t cfa, bool sled, struct parked **p)
 {
-	for (unsigned i = 0; i < p->n; i++)
-		if (exit_at(&p->copy[i], cfa, sled))
-			return true;
-	return false;
+	for (uintptr_t d = 0; d <= (sled ? 0 : PFE_CALLEE_POP); d++) {
+		*p = index_find(&by_cfa, cfa - d);
+		for (unsigned i = *p ? (*p)->n : 0; i-- > 0;)
+			if (exit_at(&(*p)->copy[i], cfa, sled))
+				return &(*p)->copy[i];
+	}
+	return NULL;
 }
 
 /* The parked exits of context CTX (NULL: those holding the exit taken at
- * CFA, exit_at: its frame's CFA is CFA, or up to PFE_CALLEE_POP below for
- * a return), taken out of the index; NULL if none. */
+ * CFA, parked_exit_at), taken out of the index; NULL if none. */
 static struct parked *take_parked(const void *ctx, uintptr_t cfa, bool sled)
 {
 	struct parked *p = NULL;
@@ -610,9 +614,8 @@ static struct parked *take_parked(const void *ctx, uintptr_t cfa, bool sled)
 	lock_parked();
 	if (ctx)
 		p = index_find(&by_ctx, (uintptr_t)ctx);
-	for (uintptr_t d = 0; !ctx && !p && d <= (sled ? 0 : PFE_CALLEE_POP); d++)
-		if ((p = index_find(&by_cfa, cfa - d)) && !holds_exit_at(p, cfa, sled))
-			p = NULL;
+	else if (!parked_exit_at(cfa, sled, &p))
+		p = NULL;
 	if (p)
 		unpark(p);
 	unlock_parked();
@@ -752,14 +755,11 @@ void pfe__exit_sled(struct pfe_retregs *r, uintptr_t cfa)
  * pfe_stack_switch just before; whether there is one. */
 static bool parked_tail_call(uintptr_t cfa)
 {
-	struct pending_exit *e = NULL;
+	struct pending_exit *e;
 	struct parked *p;
 
 	lock_parked();
-	p = index_find(&by_cfa, cfa);
-	for (unsigned i = p ? p->n : 0; !e && i-- > 0;)
-		if (exit_at(&p->copy[i], cfa, true))
-			e = &p->copy[i];
+	e = parked_exit_at(cfa, true, &p);
 	if (e)
 		e->sled = false;
 	unlock_parked();
