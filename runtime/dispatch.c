@@ -437,7 +437,9 @@ void pfe__dispatch_after_hash(struct pfe_attachment *a, uintptr_t key, struct pf
  * uc_link at the end of a makecontext function, a context getcontext
  * saved, or one copied) takes the parked exits it belongs to, by its CFA,
  * parking the others; the sleds' trampolines look no further only when
- * no exit is pending and no stack parked (pfe__parked).  The parked
+ * no exit is pending and no stack parked (pfe__parked), a sled with no
+ * exit of its own none when no parked frame may have its CFA (the
+ * filter, below).  The parked
  * stacks are the process's: a coroutine may be resumed on another thread
  * (an M:N scheduler), even once the thread that parked it ended. */
 
@@ -456,11 +458,35 @@ struct index {
 };
 static struct index by_ctx, by_cfa;
 
-static size_t index_home(const struct index *x, uintptr_t key)
+/* A filter of the parked frames' CFAs: how many of them hash to each
+ * counter (changed under parked_lock, read without it).  An exit sled
+ * whose CFA's counter is 0 has no parked exit, and takes no lock: the
+ * sleds of a function attached without an exit handler run on every
+ * return while any stack is parked in the process.  A thread that
+ * resumes a stack parked by another sees its counts: the park came
+ * before the switch that the resuming thread synchronised with. */
+#define CFA_FILTER 4096
+static _Atomic unsigned cfa_filter[CFA_FILTER];
+
+static size_t key_hash(uintptr_t key)
 {
 	uint64_t h = (uint64_t)key * 0x9e3779b97f4a7c15ull;
 
-	return (size_t)(h ^ h >> 29) & x->mask;
+	return (size_t)(h ^ h >> 29);
+}
+
+static size_t index_home(const struct index *x, uintptr_t key)
+{
+	return key_hash(key) & x->mask;
+}
+
+/* The parked frames P's CFAs counted in the filter (D 1) or no longer
+ * (D -1), where there are exit sleds to read it; the lock held. */
+static void filter_frames(const struct parked *p, int d)
+{
+	for (unsigned i = 0; PFE_EXIT_SLEDS && i < p->n; i++)
+		atomic_fetch_add_explicit(&cfa_filter[key_hash(p->copy[i].cfa) & (CFA_FILTER - 1)], (unsigned)d,
+					  memory_order_relaxed);
 }
 
 /* KEY's slot in X, or the free one where it would go. */
@@ -553,6 +579,7 @@ static void park(const void *ctx)
 			index_put(&by_ctx, (uintptr_t)ctx, p);
 		for (unsigned i = 0; i < p->n; i++)
 			index_put(&by_cfa, p->copy[i].cfa, p);
+		filter_frames(p, 1);
 		pfe__parked++;
 	}
 	unlock_parked();
@@ -569,6 +596,7 @@ static void unpark(struct parked *p)
 		index_drop(&by_ctx, (uintptr_t)p->ctx, p);
 	for (unsigned i = 0; i < p->n; i++)
 		index_drop(&by_cfa, p->copy[i].cfa, p);
+	filter_frames(p, -1);
 	pfe__parked--;
 }
 
@@ -706,6 +734,12 @@ static void leave_frames_from(unsigned i)
 }
 
 #if PFE_EXIT_SLEDS
+/* Whether a frame parked may have CFA (no lock). */
+static bool maybe_parked_at(uintptr_t cfa)
+{
+	return atomic_load_explicit(&cfa_filter[key_hash(cfa) & (CFA_FILTER - 1)], memory_order_relaxed) != 0;
+}
+
 /* The pending exit of the frame whose CFA is CFA, an exit sled's (its
  * entry was in sled mode), as its index + 1; 0 if there is none (entered
  * before its sleds were enabled, its entry skipped, nothing attached with
@@ -728,7 +762,7 @@ static ALWAYS_INLINE unsigned sled_frame(uintptr_t cfa)
 	if (in_handler)
 		return 0;
 	i = pending_sled_frame(cfa);
-	if (!i && atomic_load(&pfe__parked)) {
+	if (!i && atomic_load(&pfe__parked) && maybe_parked_at(cfa)) {
 		resume(take_parked(NULL, cfa, true));
 		i = pending_sled_frame(cfa);
 	}
@@ -774,7 +808,7 @@ void pfe__exit_tail(struct pfe_regs *regs)
 	uintptr_t cfa = PFE_ENTRY_CFA(regs);
 	unsigned i = in_handler ? 0 : pending_sled_frame(cfa);
 
-	if (!i && (in_handler || !atomic_load(&pfe__parked) || !parked_tail_call(cfa)))
+	if (!i && (in_handler || !atomic_load(&pfe__parked) || !maybe_parked_at(cfa) || !parked_tail_call(cfa)))
 		return;
 	if (i) {
 		leave_frames_from(i);

@@ -43,6 +43,11 @@
  *                thread, resumed on another once the first ended
  *   many         500 coroutines parked at once, each resumed 5 times in a
  *                scrambled order, yielding from 3 traced frames deep
+ *   entry-only   while a coroutine is parked, a function attached with an
+ *                entry handler alone is called 1000 times where a frame
+ *                parked before was (its CFA): its returns (its exit
+ *                sleds, with the plugin's exits) search no parked stack;
+ *                the coroutine's exits still exact
  * Prints "ok" when every check holds.  Debug: run it with the case name.
  */
 #define _GNU_SOURCE
@@ -668,6 +673,57 @@ static void check_many(void)
 	CHECK_COUNTS(wt, MANY_COS, MANY_COS, 0);
 }
 
+/* A coroutine parked in a traced frame while the main thread calls a
+ * function attached with an entry handler alone, from where eo_enter was
+ * called (the same CFA: eo_enter's frame was parked, then resumed). */
+static ucontext_t eo_co, eo_main;
+static char eo_stack[64 << 10];
+
+TRACED int eo_enter(void)
+{
+	swapcontext(&eo_main, &eo_co);
+	return 1;
+}
+
+TRACED int eo_yield(void)
+{
+	swapcontext(&eo_co, &eo_main);
+	return 9;
+}
+
+TRACED void eo_body(void)
+{
+	CHECK(eo_yield() == 9, "eo_yield's value");
+}
+
+static void check_entry_only(void)
+{
+	struct watch *wy = watch("eo_yield", (void *)eo_yield), *wp = watch("plain", (void *)plain);
+	struct watch *we = watch("eo_enter", (void *)eo_enter);
+	struct pfe_func *f = pfe_find_addr((void *)plain);
+	struct pfe_stats before, after;
+	int sum = 0;
+
+	getcontext(&eo_co);
+	eo_co.uc_stack = (stack_t){ .ss_sp = eo_stack, .ss_size = sizeof eo_stack };
+	eo_co.uc_link = &eo_main;
+	makecontext(&eo_co, eo_body, 0);
+	trace_all();
+	CHECK(f && pfe_attach(f, count_entry, NULL, NULL) == 0, "plain attached with an entry handler alone");
+	CHECK(eo_enter() == 1, "eo_enter's value");
+	pfe_get_stats(&before);
+	for (int i = 0; i < 1000; i++)
+		sum += plain(i);
+	pfe_get_stats(&after);
+	CHECK(sum == 999 * 1000, "plain's sum %d", sum);
+	CHECK(after.parked_searches == before.parked_searches, "%llu searches among parked stacks, want 0",
+	      (unsigned long long)(after.parked_searches - before.parked_searches));
+	CHECK_COUNTS(wp, 1000, 0, 0);
+	CHECK(eo_enter() == 1, "eo_enter's value, the coroutine ended");
+	CHECK_COUNTS(wy, 1, 1, 0);
+	CHECK_COUNTS(we, 2, 2, 0);
+}
+
 /* The coroutines switched by libc's own swapcontext (dlsym in libc: not
  * libpfe's), announced by pfe_stack_switch. */
 static void check_switcher(void)
@@ -693,7 +749,7 @@ int main(int argc, char **argv)
 		{ "sigaltstack", check_sigaltstack }, { "tail", check_tail }, { "backtrace", check_backtrace },
 		{ "long-double", check_long_double }, { "coroutines", check_coroutines }, { "sleds", check_sleds },
 		{ "switcher", check_switcher }, { "migrate", check_migrate },
-		{ "many", check_many },
+		{ "many", check_many }, { "entry-only", check_entry_only },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;
