@@ -202,22 +202,26 @@ void pfe__threads_init(void)
 	pthread_atfork(lock_parked, unlock_parked, unlock_parked);
 }
 
-/* This thread's block: a free one, else a new one (kept for good when
- * there is no thread key to free it); false if there is no memory: the
- * thread calls no handler. */
-static bool thread_ready(void)
+/* A block for this thread: a free one, else a new one (kept for good
+ * when there is no thread key to free it); false if there is no memory. */
+static __attribute__((noinline)) bool take_block(void)
 {
-	struct pfe_thread *t;
+	struct pfe_thread *t = (struct pfe_thread *)pfe__pool_take(&threads, sizeof *t, NULL);
 
-	if (self)
-		return true;
-	t = (struct pfe_thread *)pfe__pool_take(&threads, sizeof *t, NULL);
 	if (!t)
 		return false;
 	self = t;
 	if (self_key_made)
 		pthread_setspecific(self_key, t);
 	return true;
+}
+
+/* Whether this thread has its block (taken at its first handler: inline,
+ * it is a test on every call); false if there is no memory: the thread
+ * calls no handler. */
+static ALWAYS_INLINE bool thread_ready(void)
+{
+	return self || take_block();
 }
 
 void pfe__threads_forked(void)
