@@ -11,7 +11,10 @@
  *   cancel        a thread cancelled at a cancellation point two traced
  *                 frames below the thread's first: glibc's own unwinder
  *                 (not libpfe's wrappers) runs every destructor above and
- *                 the exits of the frames left; the thread ends canceled
+ *                 the exits of the frames left, each as the unwind leaves
+ *                 its frame (cancel_middle's before cancel_outer's
+ *                 destructor runs, not when the thread ends); the thread
+ *                 ends canceled
  * Prints "ok" when every check holds.  Debug: run it with the case name;
  * each failed check prints what it counted.
  */
@@ -164,9 +167,23 @@ TRACED int cancel_middle(int x)
 	return cancel_inner(x) + 1;
 }
 
+/* cancel_outer's destructor: whether cancel_middle's exit was called
+ * when the unwind left it (its frame's left count caught up with its
+ * entries), counted in middle_left_in_time. */
+static struct watch *cancel_wm;
+static int middle_left_in_time;
+
+struct outer_guard {
+	~outer_guard()
+	{
+		dtors++;
+		middle_left_in_time += cancel_wm->left == cancel_wm->entries;
+	}
+};
+
 TRACED int cancel_outer(int x)
 {
-	guard g;
+	outer_guard g;
 
 	return cancel_middle(x) + 1;
 }
@@ -183,10 +200,13 @@ static void check_cancel(void)
 	struct watch *wm = watch("cancel_middle", (void *)cancel_middle);
 	struct watch *wo = watch("cancel_outer", (void *)cancel_outer);
 
+	cancel_wm = wm;
 	trace_all();
 	for (int i = 0; i < 10; i++)
 		cancel_one(cancel_thread, i);
 	CHECK(dtors == 20, "%d destructors run, want 20", dtors);
+	CHECK(middle_left_in_time == 10, "cancel_middle's exit called before cancel_outer's destructor %d times, want 10",
+	      middle_left_in_time);
 	CHECK_COUNTS(wi, 10, 0, 10);
 	CHECK_COUNTS(wm, 10, 0, 10);
 	CHECK_COUNTS(wo, 10, 0, 10);
