@@ -484,13 +484,18 @@ static size_t index_home(const struct index *x, uintptr_t key)
 	return key_hash(key) & x->mask;
 }
 
+/* CFA's counter in the filter. */
+static _Atomic unsigned *filter_of(uintptr_t cfa)
+{
+	return &cfa_filter[key_hash(cfa) & (CFA_FILTER - 1)];
+}
+
 /* The parked frames P's CFAs counted in the filter (D 1) or no longer
  * (D -1), where there are exit sleds to read it; the lock held. */
 static void filter_frames(const struct parked *p, int d)
 {
 	for (unsigned i = 0; PFE_EXIT_SLEDS && i < p->n; i++)
-		atomic_fetch_add_explicit(&cfa_filter[key_hash(p->copy[i].cfa) & (CFA_FILTER - 1)], (unsigned)d,
-					  memory_order_relaxed);
+		atomic_fetch_add_explicit(filter_of(p->copy[i].cfa), (unsigned)d, memory_order_relaxed);
 }
 
 /* KEY's slot in X, or the free one where it would go. */
@@ -741,7 +746,7 @@ static void leave_frames_from(unsigned i)
 /* Whether a frame parked may have CFA (no lock). */
 static bool maybe_parked_at(uintptr_t cfa)
 {
-	return atomic_load_explicit(&cfa_filter[key_hash(cfa) & (CFA_FILTER - 1)], memory_order_relaxed) != 0;
+	return atomic_load_explicit(filter_of(cfa), memory_order_relaxed) != 0;
 }
 
 /* The pending exit of the frame whose CFA is CFA, an exit sled's (its
