@@ -743,10 +743,11 @@ static void leave_frames_from(unsigned i)
 }
 
 #if PFE_EXIT_SLEDS
-/* Whether a frame parked may have CFA (no lock). */
+/* Whether a frame parked may have CFA (no lock): a stack is parked and
+ * the filter counts a frame at CFA's counter. */
 static bool maybe_parked_at(uintptr_t cfa)
 {
-	return atomic_load_explicit(filter_of(cfa), memory_order_relaxed) != 0;
+	return atomic_load(&pfe__parked) && atomic_load_explicit(filter_of(cfa), memory_order_relaxed) != 0;
 }
 
 /* The pending exit of the frame whose CFA is CFA, an exit sled's (its
@@ -771,7 +772,7 @@ static ALWAYS_INLINE unsigned sled_frame(uintptr_t cfa)
 	if (in_handler)
 		return 0;
 	i = pending_sled_frame(cfa);
-	if (!i && atomic_load(&pfe__parked) && maybe_parked_at(cfa)) {
+	if (!i && maybe_parked_at(cfa)) {
 		resume(take_parked(NULL, cfa, true));
 		i = pending_sled_frame(cfa);
 	}
@@ -817,7 +818,7 @@ void pfe__exit_tail(struct pfe_regs *regs)
 	uintptr_t cfa = PFE_ENTRY_CFA(regs);
 	unsigned i = in_handler ? 0 : pending_sled_frame(cfa);
 
-	if (!i && (in_handler || !atomic_load(&pfe__parked) || !maybe_parked_at(cfa) || !parked_tail_call(cfa)))
+	if (!i && (in_handler || !maybe_parked_at(cfa) || !parked_tail_call(cfa)))
 		return;
 	if (i) {
 		leave_frames_from(i);
