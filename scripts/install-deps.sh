@@ -13,7 +13,9 @@
 #   - a Debian sid chroot (debootstrap --variant=minbase) at $PFE_SID_ROOT
 #     holding gcc-13..16 with plugin headers, GCC 14's aarch64 cross
 #     compiler (pfe.diff's aarch64 oracle), uftrace (0.19: ENDBR64 before the
-#     NOPs too) and sid's clang (riscv64 kCFI, C23); scripts/sid-run enters it;
+#     NOPs too), sid's clang (riscv64 kCFI, C23) and riscv64 binutils (pfe.diff
+#     disassembles with them: bookworm's take minutes on sqlite3.o);
+#     scripts/sid-run enters it;
 #   - GCC 7.5 for x86_64 and aarch64, built from ../shared/toolchains by
 #     scripts/build-gcc7.sh (15 to 30 minutes each, once);
 #   - the test corpus in $PFE_CORPUS: sqlite3.c from the npm package
@@ -136,6 +138,9 @@ sid_pkgs() {
 	# GCC 14's aarch64 cross compiler: pfe.diff's native oracle for aarch64
 	# (arm64 CALL_OPS, and GCC 7's layouts).
 	printf 'gcc-14-aarch64-linux-gnu g++-14-aarch64-linux-gnu libc6-dev-arm64-cross '
+	# pfe.diff's riscv64 disassembler (bookworm's 2.40 is quadratic in
+	# local labels: 72 s for sqlite3.o, 2.47 under a second).
+	printf 'binutils-riscv64-linux-gnu '
 	for v in $SID_GCCS; do printf 'gcc-%s g++-%s gcc-%s-plugin-dev ' "$v" "$v" "$v"; done
 }
 
