@@ -31,8 +31,9 @@
 #   null-plugin     gcc-12's whole suite with a plugin that does nothing
 #                   (check-null-plugin.sh, make check-null; 3 minutes on
 #                   2 cores): only the tests testsuite/null-plugin-passes
-#                   lists pass; a list without some of them, or with a
-#                   line no test matches, is caught
+#                   lists pass; a list without some of them, with a
+#                   line no test matches or of a .exp that did not run,
+#                   and a run cut short (runtest killed), are caught
 #   plugin-cxx      make CC=gcc-7 with GCC 7.5 first in PATH (its g++-7 has
 #                   no library headers) builds the plugin with g++; with no
 #                   working C++ compiler make stops naming PLUGIN_CXX
@@ -305,14 +306,32 @@ else
 fi
 d=$out/null-plugin
 mkdir -p "$d"
-# pfe.run's lines out (its native controls pass), a line in that matches nothing.
+# pfe.run's lines out (its native controls pass), a line in that matches
+# nothing, one of a .exp that did not run.
 grep -v '^#' testsuite/null-plugin-passes | awk -F '\t' '$1 != "pfe.run/run.exp"' > "$d/list"
 printf 'pfe.run/run.exp\tno such test\ta line no test matches\n' >> "$d/list"
+printf 'pfe.none/none.exp\t*\ta .exp that did not run\n' >> "$d/list"
 r=$(PFE_NULL_PASSES=$d/list sh scripts/check-null-plugin.sh --no-run 2>&1)
-if [ $? != 0 ] && echo "$r" | grep -q 'passes, not in' && echo "$r" | grep -q 'no longer passes: pfe.run/run.exp: no such test'; then
+if [ $? != 0 ] && echo "$r" | grep -q 'passes, not in' && echo "$r" | grep -q 'no longer passes: pfe.run/run.exp: no such test' &&
+	echo "$r" | grep -q 'pfe.none/none.exp did not run'; then
 	result PASS "harness: a null-plugin pass not listed, and a listed test that does not pass, are failures"
 else
 	result FAIL "harness: a null-plugin pass not listed, and a listed test that does not pass, are failures"
+	printf '%s\n' "$r" | sed 's/^/    /'
+fi
+# The same run as if killed (status 143): DejaGnu still writes its summary
+# and "runtest completed", of the .exp files it reached (a CI run stopped
+# by hand passed the case above so).
+st=build/check/null-plugin/run-status
+cp "$st" "$d/run-status" 2>/dev/null
+echo 143 > "$st"
+r=$(sh scripts/check-null-plugin.sh --no-run 2>&1)
+rc=$?
+cp "$d/run-status" "$st" 2>/dev/null
+if [ $rc != 0 ] && echo "$r" | grep -q 'runtest exit status 143'; then
+	result PASS "harness: a null-plugin run cut short (runtest killed) is a failure"
+else
+	result FAIL "harness: a null-plugin run cut short (runtest killed) is a failure"
 	printf '%s\n' "$r" | sed 's/^/    /'
 fi
 

@@ -12,7 +12,8 @@
 # gcc-12's run of testsuite/matrix (its PFE_DIFF, PFE_ONCE=1) runs with
 # the null plugin in build/check/null-plugin (scripts/run-suite.sh,
 # PFE_PLUGIN); a PASS that no line lists is a failure, and so is a line
-# that no PASS matches (a test that no longer passes: the line goes).
+# that no PASS matches (a test that no longer passes: the line goes), or
+# whose .exp did not run, and a run cut short (its exit status).
 # With EXP...: only those .exp files run, and only their lines are held
 # to it (scripts/check-harness.sh's case).  --no-run: only the comparison,
 # of the last run's results (with PFE_NULL_PASSES, another list: the
@@ -63,6 +64,14 @@ problem() { echo "null-plugin: $*"; problems=$((problems + 1)); }
 [ -s "$tmp/ran" ] && grep -q 'runtest completed' "$obj/pfe.log" 2>/dev/null ||
 	problem "the suite did not run or did not finish (build/check/null-plugin)"
 for exp; do grep -qxF "$exp" "$tmp/ran" || problem "$exp did not run"; done
+# runtest exits 1 when a test fails (with the null plugin most do), 0 when
+# none does; any other status is a run cut short: killed, DejaGnu still
+# writes its summary and "runtest completed", of the .exp files it reached.
+status=$(cat "$obj/run-status" 2>/dev/null) || status=
+case $status in
+0 | 1) ;;
+*) problem "runtest exit status ${status:-unknown}: the run was cut short ($obj)" ;;
+esac
 
 # Each PASS against the lines of its .exp; the lines that matched.
 : > "$tmp/used"
@@ -75,9 +84,12 @@ while IFS="$tab" read -r exp name; do
 	done < "$tmp/list"
 	[ -n "$hit" ] || problem "passes, not in $list: $exp: $name"
 done < "$tmp/passes"
-# Each line of a .exp that ran matched a PASS.
+# Each line matched a PASS; its .exp ran (unless EXP... chose others).
 while IFS="$tab" read -r lexp glob reason; do
-	grep -qxF "$lexp" "$tmp/ran" || continue
+	if ! grep -qxF "$lexp" "$tmp/ran"; then
+		[ $# -gt 0 ] || problem "in $list, $lexp did not run: $glob ($reason)"
+		continue
+	fi
 	grep -qxF "$lexp$tab$glob" "$tmp/used" ||
 		problem "in $list, no longer passes: $lexp: $glob ($reason)"
 done < "$tmp/list"
