@@ -267,7 +267,8 @@ mkdir -p "$d/tree"
 git ls-files -z | xargs -0 tar cf - | tar xf - -C "$d/tree"
 sed -i 's#/var/lib/pfe/gcc-7/bin/gcc-7#/nonexistent/gcc-7#' "$d/tree/testsuite/matrix"
 rm -f "$d/tree/testsuite/baseline/gcc-9"
-r=$(cd "$d/tree" && PFE_CHECK_START=1 RUNTESTFLAGS=x sh scripts/check-matrix.sh standard 2>&1; echo "exit $?")
+# (PFE_MATRIX unset: a make check of one line, PFE_MATRIX=..., runs this too.)
+r=$(cd "$d/tree" && unset PFE_MATRIX && PFE_CHECK_START=1 RUNTESTFLAGS=x sh scripts/check-matrix.sh standard 2>&1; echo "exit $?")
 missing=
 for want in 'gcc-12: no .* (status not run: not started within the time budget)' \
 	'gcc-7: no .* (status not run: /nonexistent/gcc-7 not built' \
