@@ -1,8 +1,8 @@
 #!/bin/sh
 # check-matrix.sh [standard|full]: run the DejaGnu suite for every run of
 # testsuite/matrix, two at a time, after the harness's own tests
-# (check-harness.sh), GCC's own tests (check-gcc.sh) and the quick subset
-# of the packages tier (check-packages.sh -q); print one DejaGnu
+# (check-harness.sh) then GCC's own tests (check-gcc.sh), beside the quick
+# subset of the packages tier (check-packages.sh -q); print one DejaGnu
 # summary and result per run (suite-result.sh: every FAIL, XPASS,
 # UNRESOLVED, ERROR, a run that did not run or finish, an UNSUPPORTED that
 # is not expected or an expected one that is missing, a test of the run's
@@ -65,19 +65,35 @@ not_run() {
 	echo "not run: $2" > "build/check/$1/run-status"
 }
 
+# step NAME SCRIPT ARGS...: run NAME, sh SCRIPT ARGS within the budget
+# (its output build/check-NAME.result), its seconds in
+# build/check/NAME/seconds; one that left no pfe.sum did not run.
+step() {
+	name=$1 b=$(date +%s)
+	shift
+	what=$*
+	within_budget sh "$@" > "build/check-$name.result" 2>&1 ||
+		[ -s "build/check/$name/pfe.sum" ] || not_run "$name" "${what#scripts/} stopped (time budget)"
+	mkdir -p "build/check/$name"
+	echo "$name $(($(date +%s) - b))" > "build/check/$name/seconds"
+}
+
 t0=$(date +%s)
 make -s build/pfe-scan
+# What the three steps below all build (gcc-12's plugins and libpfe),
+# built before they run side by side, so that two makes never write one
+# file (each step still builds, and says so, what fails here).
+within_budget make -s CC=gcc-12 plugin wrong-version-plugin runtime > /dev/null 2>&1 || :
 scripts/sid-run true		# make the chroot's mounts before the jobs race
-within_budget sh scripts/check-harness.sh > build/check-harness.result 2>&1 ||
-	[ -s build/check/harness/pfe.sum ] || not_run harness "check-harness.sh stopped (time budget)"
-t1=$(date +%s)
-# GCC's own tests of the feature through pfe-cc (run "gcc-tests").
-within_budget sh scripts/check-gcc.sh > build/check-gcc-tests.result 2>&1 ||
-	[ -s build/check/gcc-tests/pfe.sum ] || not_run gcc-tests "check-gcc.sh stopped (time budget)"
-t2=$(date +%s)
-# Debian packages built through pfe-cc, their own tests run (run "packages").
-within_budget sh scripts/check-packages.sh -q > build/check-packages.result 2>&1 ||
-	[ -s build/check/packages/pfe.sum ] || not_run packages "check-packages.sh -q stopped (time budget)"
+# Two lanes, as the matrix below runs two jobs: the harness (one command
+# at a time), then GCC's own tests of the feature through pfe-cc (run
+# "gcc-tests": after the harness, whose gcc-tests-setup case writes their
+# directory); beside them Debian packages built through pfe-cc, their own
+# tests run (run "packages").
+( step harness scripts/check-harness.sh; step gcc-tests scripts/check-gcc.sh ) &
+lane=$!
+step packages scripts/check-packages.sh -q
+wait "$lane" || :
 t3=$(date +%s)
 
 # A compiler built here (GCC 7.5) that is not there is a failed run: the
@@ -164,7 +180,7 @@ done
 # archive is reachable); these lines and each run's result are also
 # testsuite/figures.md (scripts/figures.sh), the figures README gives.
 {
-	echo "time: $((t4 - start)) s in all (budget $((deadline - start)) s): installs $((t0 - start)) s, harness $((t1 - t0)) s, gcc-tests $((t2 - t1)) s, packages $((t3 - t2)) s, the runs $((t4 - t3)) s"
+	echo "time: $((t4 - start)) s in all (budget $((deadline - start)) s): installs $((t0 - start)) s, harness then gcc-tests beside packages $((t3 - t0)) s, the runs $((t4 - t3)) s"
 	echo "times: $(cat build/check/*/seconds 2>/dev/null | sort -k2,2nr | awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }')"
 	echo "sid: $(scripts/sid-run dpkg-query -W -f '${Status} ${Package} ${Version}\n' 'gcc-1[3-9]' 'clang-[0-9]*' uftrace \
 	gcc-14-aarch64-linux-gnu binutils-riscv64-linux-gnu 2>/dev/null | awk '$3 == "installed" { printf "%s%s %s", s, $4, $5; s = ", " }')"
