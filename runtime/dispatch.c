@@ -104,9 +104,11 @@ SAVED_SIZE(pfe_retregs, PFE_RETREGS_SIZE);
  * surplus, a few hundred bytes: libpfe's TLS is these 16, the rest of a
  * thread's state is mapped apart (struct pfe_thread). */
 #define IE __attribute__((tls_model("initial-exec")))
-/* What an exit sled's path calls, inlined: GCC kept sled_frame and
- * call_exit apart, and their calls cost 1.8 ns of a 19.3 ns entry+exit
- * (make bench's one function, by hand). */
+/* What an exit sled's path calls, inlined: GCC kept call_exit apart,
+ * and calls cost 1.8 ns of a 19.3 ns entry+exit (make bench's one
+ * function, by hand); the search for a frame that is not the last
+ * pending is out of line (find_sled_frame): inline, its loops and saved
+ * registers cost the common case about 1 ns of 26. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 static _Thread_local IE unsigned in_handler;
 
@@ -764,28 +766,33 @@ static ALWAYS_INLINE unsigned pending_sled_frame(uintptr_t cfa)
 }
 
 /* pending_sled_frame, or in the exits parked for a stack switched to
- * unseen (made this thread's); 0 in a handler. */
-static ALWAYS_INLINE unsigned sled_frame(uintptr_t cfa)
+ * unseen (made this thread's), its frames left before it taken: whether
+ * the last pending exit is now CFA's.  Out of line: the common case (the
+ * last is CFA's) does not search. */
+static __attribute__((noinline)) bool find_sled_frame(uintptr_t cfa)
 {
-	unsigned i;
+	unsigned i = pending_sled_frame(cfa);
 
-	if (in_handler)
-		return 0;
-	i = pending_sled_frame(cfa);
 	if (!i && maybe_parked_at(cfa)) {
 		resume(take_parked(NULL, cfa, true));
 		i = pending_sled_frame(cfa);
 	}
-	return i;
+	if (!i)
+		return false;
+	leave_frames_from(i);
+	return true;
 }
 
+/* Not in a handler, the frame's exit is the last one pending, or found
+ * (find_sled_frame): take it with the return value R. */
 void pfe__exit_sled(struct pfe_retregs *r, uintptr_t cfa)
 {
-	unsigned i = sled_frame(cfa), e;
+	unsigned n = pfe__nexits, e;
 
-	if (!i)
+	if (in_handler)
 		return;
-	leave_frames_from(i);
+	if (!(n && exit_at(&exits[n - 1], cfa, true)) && !find_sled_frame(cfa))
+		return;
 	e = read_begin();	/* pfe_synchronize */
 	in_handler = 1;
 	call_exit(--pfe__nexits, r);
