@@ -4,10 +4,14 @@
 # a program of 100000 small functions (and one leaf called in a loop),
 # all of one int argument, built six ways at -O2: CC plain; CC with pfe
 # (fentry-nop + ops-slot + vector-args: their entries save no vector
-# register) and libpfe, and the same with exit sleds (exits); clang-16 plain;
+# register) and libpfe.a, and the same with exit sleds (exits); clang-16 plain;
 # clang-16 -fxray-instrument (entry and exit sleds); clang-16
 # -fxray-instrument -fxray-instrumentation-bundle=function-entry (entry
-# sleds only).  Each side's entry-only rows run its entry-only build,
+# sleds only).  pfe links libpfe.a as XRay links its runtime (its
+# trampolines within the code's reach); the two pfe builds linked again
+# with libpfe.so instead (pfe-so, pfe-exits-so: a veneer's indirect jump
+# on every call and exit, as under pfe-trace) give rows of their own.
+# Each side's entry-only rows run its entry-only build,
 # the others its entry-and-exit build.  The handler's work is the same on
 # both sides (a per-thread counter incremented), and each program checks
 # that it ran once per event.  Rows, pfe against XRay:
@@ -21,6 +25,7 @@
 #       called on exit too; each on one function called over and over, on
 #       the 100000 functions called in a shuffled order, and on one function
 #       called by two threads at once (the slower thread's figure)
+#   pfe with libpfe.so: entry only, entry+exit, one function and 100000
 #   pfe by lookup (PFE_DEBUG=lookup: the ops slots unused), entry only
 #   patch / unpatch all 100000, first time and again: pfe_enable_all /
 #       pfe_disable_all against __xray_patch / __xray_unpatch, each with its
@@ -56,7 +61,8 @@ pfe_exits="$pfe -fplugin-arg-pfe-exits"
 cplain="clang-16 -O2"
 xray="clang++-16 -O2 -x c++ -fxray-instrument -fxray-instruction-threshold=1"
 xray_entry="$xray -fxray-instrumentation-bundle=function-entry"
-lib="-DBENCH_PFE -I$top/runtime $rt/libpfe.so -Wl,-rpath,$rt"
+lib="-DBENCH_PFE -I$top/runtime $rt/libpfe.a -lpthread"
+lib_so="-DBENCH_PFE -I$top/runtime $rt/libpfe.so -Wl,-rpath,$rt"
 
 fail() {
 	echo "bench-runtime: $1 failed:"
@@ -72,29 +78,43 @@ part() {
 	cat $name-$k.log
 	return 1
 }
-# build NAME CC... -- MAIN-ARGS...: the ten units two at a time (the
-# machine's cores), then the main unit linked with them.
-build() {
-	name=$1
-	shift
+# link NAME PARTS CC... -- MAIN-ARGS...: the main unit linked with the
+# ten units of PARTS into NAME.
+link() {
+	name=$1 parts=$2
+	shift 2
 	cmd=
 	while [ "$1" != -- ]; do
 		cmd="$cmd $1"
 		shift
 	done
 	shift
+	$cmd "$src" "$@" -x none $parts-[0-9]*.o -o $name 2> $name.log || fail "building $name" $name.log
+}
+# build NAME CC... -- MAIN-ARGS...: the ten units two at a time (the
+# machine's cores), then the main unit linked with them.
+build() {
+	name=$1
+	shift
+	cmd=
+	for a; do
+		[ "$a" = -- ] && break
+		cmd="$cmd $a"
+	done
 	for k in 1 3 5 7 9; do
 		part $name $k $cmd &
 		p=$!
 		part $name $((k + 1)) $cmd || { wait $p || :; exit 1; }
 		wait $p || exit 1
 	done
-	$cmd "$src" "$@" -x none $name-[0-9]*.o -o $name 2> $name.log || fail "building $name" $name.log
+	link $name $name "$@"
 }
 echo "bench-runtime: building six programs of 100000 functions (a few minutes)"
 build gplain $gplain --
 build pfe $pfe -- $lib
 build pfe-exits $pfe_exits -- $lib
+link pfe-so pfe $pfe -- $lib_so
+link pfe-exits-so pfe-exits $pfe_exits -- $lib_so
 build cplain $cplain --
 build xray $xray -- -DBENCH_XRAY
 build xray-entry $xray_entry -- -DBENCH_XRAY
@@ -122,6 +142,8 @@ for r in $(seq "$rounds"); do
 		run $m-entry-xray ./xray-entry $m entry
 		run $m-both-pfe ./pfe-exits $m both
 		run $m-both-xray ./xray $m both
+		run $m-entry-pfe-so ./pfe-so $m entry
+		run $m-both-pfe-so ./pfe-exits-so $m both
 	done
 	run pair-entry-pfe ./pfe pair entry
 	run pair-entry-xray ./xray-entry pair entry
@@ -182,7 +204,7 @@ sleds() {
 # (with where and when it was measured): runtime/README.md's figures are
 # that file, written here, not by hand.
 table() {
-	echo "bench-runtime: pfe ($cc, fentry-nop + ops-slot + vector-args, + exits for entry+exit) against LLVM XRay (clang-16), $rounds runs each, -O2"
+	echo "bench-runtime: pfe ($cc, fentry-nop + ops-slot + vector-args, + exits for entry+exit; libpfe.a unless the row says libpfe.so) against LLVM XRay (clang-16), $rounds runs each, -O2"
 	echo
 	echo "| row | pfe: best (worst) | XRay: best (worst) | pfe / XRay | run by run |"
 	echo "|---|---|---|---|---|"
@@ -193,6 +215,12 @@ table() {
 		row "$(label $m), 100000 functions: ns per call" spread-$m-pfe.ns_per_call spread-$m-xray.ns_per_call
 		row "$(label $m), one function, 2 threads at once: ns per call" \
 			pair-$m-pfe.ns_per_call pair-$m-xray.ns_per_call
+	done
+	for m in entry both; do
+		row "$(label $m), one function, pfe with libpfe.so: ns per call" \
+			calls-$m-pfe-so.ns_per_call calls-$m-xray.ns_per_call
+		row "$(label $m), 100000 functions, pfe with libpfe.so: ns per call" \
+			spread-$m-pfe-so.ns_per_call spread-$m-xray.ns_per_call
 	done
 	row "entry only, 100000 functions, pfe by lookup: ns per call" \
 		spread-entry-lookup.ns_per_call spread-entry-xray.ns_per_call
