@@ -78,46 +78,35 @@ part() {
 	cat $name-$k.log
 	return 1
 }
-# link NAME PARTS CC... -- MAIN-ARGS...: the main unit linked with the
+# link NAME PARTS "CC..." MAIN-ARGS...: the main unit linked with the
 # ten units of PARTS into NAME.
 link() {
-	name=$1 parts=$2
-	shift 2
-	cmd=
-	while [ "$1" != -- ]; do
-		cmd="$cmd $1"
-		shift
-	done
-	shift
+	name=$1 parts=$2 cmd=$3
+	shift 3
 	$cmd "$src" "$@" -x none $parts-[0-9]*.o -o $name 2> $name.log || fail "building $name" $name.log
 }
-# build NAME CC... -- MAIN-ARGS...: the ten units two at a time (the
+# build NAME "CC..." MAIN-ARGS...: the ten units two at a time (the
 # machine's cores), then the main unit linked with them.
 build() {
-	name=$1
-	shift
-	cmd=
-	for a; do
-		[ "$a" = -- ] && break
-		cmd="$cmd $a"
-	done
+	name=$1 cmd=$2
 	for k in 1 3 5 7 9; do
 		part $name $k $cmd &
 		p=$!
 		part $name $((k + 1)) $cmd || { wait $p || :; exit 1; }
 		wait $p || exit 1
 	done
+	shift
 	link $name $name "$@"
 }
 echo "bench-runtime: building six programs of 100000 functions (a few minutes)"
-build gplain $gplain --
-build pfe $pfe -- $lib
-build pfe-exits $pfe_exits -- $lib
-link pfe-so pfe $pfe -- $lib_so
-link pfe-exits-so pfe-exits $pfe_exits -- $lib_so
-build cplain $cplain --
-build xray $xray -- -DBENCH_XRAY
-build xray-entry $xray_entry -- -DBENCH_XRAY
+build gplain "$gplain"
+build pfe "$pfe" $lib
+build pfe-exits "$pfe_exits" $lib
+link pfe-so pfe "$pfe" $lib_so
+link pfe-exits-so pfe-exits "$pfe_exits" $lib_so
+build cplain "$cplain"
+build xray "$xray" -DBENCH_XRAY
+build xray-entry "$xray_entry" -DBENCH_XRAY
 $cc -O2 -fplugin=$plugin -fplugin-arg-pfe-fentry -fplugin-arg-pfe-fentry-nop -I$top/runtime \
 	"$top/testsuite/pfe.runtime/rt-soak.c" $rt/libpfe.so -Wl,-rpath,$rt -lpthread -o soak 2> soak.log ||
 	fail "building soak" soak.log
