@@ -25,6 +25,14 @@
  *            of the whole instruction, then cache maintenance (riscv: one
  *            flush for the whole phase, an IPI to every hart) and one
  *            barrier.
+ *   alone    (a process of one thread, /proc/self/stat says) every target:
+ *            slots and whole sites in one phase, in address order: no
+ *            other thread can fetch a site half written, and a signal
+ *            handler of this one meets each site before or after its
+ *            write (one system call a span), its slot written first.
+ *            Not seen: a process sharing the memory without being a
+ *            thread (clone(CLONE_VM) without CLONE_THREAD: vfork's child
+ *            runs while the parent waits, so not meanwhile).
  *
  * Writers: code never loses its execute permission (a thread may run it
  * at any time).  Where the kernel's writes through /proc/self/mem reach
@@ -60,7 +68,9 @@
 struct edit {
 	uintptr_t at;
 	uint8_t len;
+	bool slot;			/* an ops slot's (a batch's) */
 	uint8_t bytes[PFE_ENC_MAX_BYTES];
+	uint32_t fi;			/* a batch's: its function's index */
 };
 
 /* The sites of the current x86 batch (sorted): an int3 there is ours.
@@ -598,14 +608,14 @@ static bool slot_edit(const struct pfe_func *f, struct edit *e)
 	return true;
 }
 
-/* The slot edits of FS[0..n) (the enabled functions' only, when
- * ENABLED_ONLY) into E, sorted; how many. */
-static size_t slot_edits(struct pfe_func *const *fs, size_t n, bool enabled_only, struct edit *e)
+/* The slot edits of FS[0..n)'s enabled functions into E, sorted; how
+ * many. */
+static size_t slot_edits(struct pfe_func *const *fs, size_t n, struct edit *e)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++)
-		k += (!enabled_only || fs[i]->enabled) && slot_edit(fs[i], &e[k]);
+		k += fs[i]->enabled && slot_edit(fs[i], &e[k]);
 	sort_edits(e, k);
 	return k;
 }
@@ -617,7 +627,7 @@ int pfe__set_slots(struct pfe_func *const *fs, size_t n)
 
 	if (!e)
 		return PFE_ENOMEM;
-	err = write_batch(e, slot_edits(fs, n, true, e), fs[0]->obj->prot);
+	err = write_batch(e, slot_edits(fs, n, e), fs[0]->obj->prot);
 	free(e);
 	return err;
 }
@@ -648,32 +658,25 @@ static struct site site_of(const struct pfe_func *f, size_t j)
 	return (struct site){ f->sleds[j - 1].at, pfe__arch->exit_sled, f->sleds[j - 1].target };
 }
 
-/* The sites of the functions of FS[0..n) the batch toggles. */
-static size_t toggled_sites(struct pfe_func *const *fs, size_t n, bool enable)
-{
-	size_t m = 0;
+/* PART of a site's toggled instruction WHOLE: all of it (PART_WHOLE), or
+ * on x86 (int3 protocol) its first byte as int3 (PART_TRAP), the rest
+ * (PART_TAIL), the first byte (PART_HEAD). */
+enum part { PART_NONE = -2, PART_WHOLE = -1, PART_TRAP, PART_TAIL, PART_HEAD };
 
-	for (size_t i = 0; i < n; i++)
-		m += toggles(fs[i], enable) ? sites_of(fs[i]) : 0;
-	return m;
-}
-
-/* PART of a site's toggled instruction WHOLE: all of it (PART -1), or on
- * x86 (int3 protocol) PART 0 its first byte as int3, 1 the rest, 2 the
- * first byte. */
-static void part_of(const struct edit *whole, int part, struct edit *e)
+static void part_of(const struct edit *whole, enum part part, struct edit *e)
 {
-	unsigned from = part == 1;
+	unsigned from = part == PART_TAIL;
 
 	e->at = whole->at + from;
-	e->len = part == 0 || part == 2 ? 1 : whole->len - from;
+	e->len = part == PART_TRAP || part == PART_HEAD ? 1 : whole->len - from;
+	e->slot = false;
 	memcpy(e->bytes, whole->bytes + from, e->len);
-	if (part == 0)
+	if (part == PART_TRAP)
 		e->bytes[0] = pfe__arch->trap_byte;
 }
 
 /* The edit of PART of F's site J's toggled instruction, enabled or not. */
-static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, int part, struct edit *e)
+static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, enum part part, struct edit *e)
 {
 	uint8_t seq[PFE_ENC_MAX_BYTES];
 	struct site s = site_of(f, j);
@@ -685,41 +688,102 @@ static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, int par
 	part_of(&whole, part, e);
 }
 
-/* A batch's edits, computed once from its functions (reading 100000
- * functions' structures again in each phase was a third of a batch's
- * time):
- * the slots it writes (when enabling) and the toggled instruction of each
- * site, whole, as the batch leaves it, each sorted.  A phase writes the
- * slots or a part of each site's, from E. */
+/* A batch's edits, computed in one pass over its functions (each pass
+ * over 100000 functions' structures costs a millisecond or more: they
+ * are in no cache): the slots it writes (when enabling), marked, and
+ * the toggled instruction of each site, whole, as the batch leaves it,
+ * in address order.  A phase writes some of them, or a part of each
+ * site's, into E.  ALL and E share BUF, CAP edits each. */
 struct batch {
-	struct edit *slots, *whole, *e;
-	size_t nslots, nwhole;
+	struct edit *buf, *all, *e;
+	size_t cap, nall, nsites;
 };
 
-/* B's whole edits of the sites of FS[0..n) the batch toggles. */
-static void whole_edits(struct pfe_func *const *fs, size_t n, bool enable, struct batch *b)
+/* Room in B for K + MORE edits, in ALL (its first K kept) and in E. */
+static bool batch_room(struct batch *b, size_t k, size_t more)
 {
-	b->nwhole = 0;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; toggles(fs[i], enable) && j < sites_of(fs[i]); j++)
-			toggle_edit(fs[i], j, enable, -1, &b->whole[b->nwhole++]);
-	sort_edits(b->whole, b->nwhole);
+	size_t cap = b->cap ? b->cap : 1024;
+	struct edit *grown;
+
+	if (k + more > b->cap) {
+		while (cap < k + more)
+			cap *= 2;
+		if (!(grown = reallocarray(b->buf, 2 * cap, sizeof *grown)))
+			return false;
+		memmove(grown + cap, grown + b->cap, k * sizeof *grown);
+		b->buf = grown, b->cap = cap;
+	}
+	b->e = b->buf, b->all = b->buf + b->cap;
+	return true;
 }
 
-/* The edits of PART of the batch into B->e, sorted (with the slots
- * WITH_SLOTS: x86's first phase); how many. */
-static size_t part_edits(const struct batch *b, int part, bool with_slots)
+/* The functions of batch B of FS say again that they are as before it
+ * (not enabled if ENABLE). */
+static void unmark(struct pfe_func *const *fs, bool enable, const struct batch *b)
 {
-	size_t k = 0, s = 0, ns = with_slots ? b->nslots : 0;
+	for (size_t i = 0; i < b->nall; i++)
+		if (!b->all[i].slot)
+			fs[b->all[i].fi]->enabled = !enable;
+}
 
-	for (size_t w = 0; w < b->nwhole; w++) {
-		while (s < ns && b->slots[s].at < b->whole[w].at)
-			b->e[k++] = b->slots[s++];
-		part_of(&b->whole[w], part, &b->e[k++]);
+/* B's edits of FS[0..n): each function's slot (when ENABLE), then its
+ * sites' if the batch toggles them; those say that they are enabled (or
+ * not) from now on, until undo.  At most UINT32_MAX functions (each
+ * takes 100 bytes and more). */
+static int batch_edits(struct pfe_func *const *fs, size_t n, bool enable, struct batch *b)
+{
+	size_t k = 0;
+
+	*b = (struct batch){ 0 };
+	if (n > UINT32_MAX || !batch_room(b, 0, 2 * n))
+		return PFE_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct pfe_func *f = fs[i];
+		bool toggled = toggles(f, enable);
+
+		if (!batch_room(b, k, 1 + (toggled ? sites_of(f) : 0))) {
+			b->nall = k;
+			unmark(fs, enable, b);
+			return PFE_ENOMEM;
+		}
+		if (enable && slot_edit(f, &b->all[k]))
+			b->all[k++].slot = true;
+		for (size_t j = 0; toggled && j < sites_of(f); j++, b->nsites++, k++) {
+			toggle_edit(f, j, enable, PART_WHOLE, &b->all[k]);
+			b->all[k].fi = (uint32_t)i;
+		}
+		if (toggled)
+			f->enabled = enable;
 	}
-	while (s < ns)
-		b->e[k++] = b->slots[s++];
-	return k;
+	sort_edits(b->all, k);
+	b->nall = k;
+	return 0;
+}
+
+/* A phase of a batch: its slots (SLOTS) and PART of each site. */
+struct phase {
+	bool slots;
+	enum part part;
+};
+
+/* The edits of phase PH of B, sorted: B's own when the phase writes them
+ * all as they are, else copied into B->e; how many into *N. */
+static const struct edit *phase_edits(const struct batch *b, struct phase ph, size_t *n)
+{
+	size_t k = 0;
+
+	if (ph.slots && ph.part == PART_WHOLE) {
+		*n = b->nall;
+		return b->all;
+	}
+	for (size_t i = 0; i < b->nall; i++) {
+		if (b->all[i].slot && ph.slots)
+			b->e[k++] = b->all[i];
+		else if (!b->all[i].slot && ph.part != PART_NONE)
+			part_of(&b->all[i], ph.part, &b->e[k++]);
+	}
+	*n = k;
+	return b->e;
 }
 
 /* Room for N trap sites (trap_gen odd). */
@@ -738,22 +802,24 @@ static bool trap_sites_room(size_t n)
 	return true;
 }
 
-/* The sites the batch rewrites, WHOLE[0..m), for on_trap, before any
- * int3 is written: put in place (and sorted) while trap_gen is odd. */
-static int publish_trap_sites(const struct edit *whole, size_t m)
+/* The sites batch B rewrites, for on_trap, before any int3 is written:
+ * put in place (sorted) while trap_gen is odd. */
+static int publish_trap_sites(const struct batch *b)
 {
 	struct edit *sites;
 	bool ok;
 
 	atomic_fetch_add(&trap_gen, 1);
 	atomic_store(&trap_nsites, 0);
-	ok = trap_sites_room(m);
+	ok = trap_sites_room(b->nsites);
 	if (ok) {
+		size_t k = 0;
+
 		sites = atomic_load(&trap_sites);
-		for (size_t k = 0; k < m; k++)
-			sites[k] = (struct edit){ .at = whole[k].at, .len = whole[k].len };
-		sort_edits(sites, m);
-		atomic_store(&trap_nsites, m);
+		for (size_t i = 0; i < b->nall; i++)
+			if (!b->all[i].slot)
+				sites[k++] = (struct edit){ .at = b->all[i].at, .len = b->all[i].len };
+		atomic_store(&trap_nsites, k);
 	}
 	atomic_fetch_add(&trap_gen, 1);
 	return ok ? 0 : PFE_ENOMEM;
@@ -762,86 +828,131 @@ static int publish_trap_sites(const struct edit *whole, size_t m)
 /* x86: what must hold before an int3 is written: no thread blocks
  * SIGTRAP (checked now: one that blocks it later is killed at an int3 of
  * this batch), on_trap is the handler, the sites are published. */
-static int trap_ready(const struct edit *whole, size_t m)
+static int trap_ready(const struct batch *b)
 {
 	int err;
 
 	if (a_thread_blocks_sigtrap())
 		return PFE_ESIGNAL;
 	err = own_sigtrap();
-	return err ? err : publish_trap_sites(whole, m);
+	return err ? err : publish_trap_sites(b);
 }
 
-/* The parts of a batch (toggle_edit's): x86 the int3 protocol's three
- * phases, elsewhere one. */
-static const int x86_parts[] = { 0, 1, 2 }, one_part[] = { -1 };
-
-/* Put back the first NP of PARTS written, the last first (x86: the int3
- * protocol backwards), in the bytes of the state before the batch (the
- * functions' enabled flags still say it), as far as writes succeed.  A
- * slot written keeps its attachment (valid; its call is not enabled). */
-static void undo(const struct writer *w, struct pfe_func *const *fs, size_t n, bool enable,
-		 const int *parts, size_t np, struct edit *e)
+/* Whether this thread is the process's only one (its stat's 20th field,
+ * num_threads, is 1): then no other can run code while a batch writes it,
+ * nor be created meanwhile (no other thread could create it; a signal
+ * handler may not).  Unknown (no /proc): no. */
+static bool only_thread(void)
 {
+	char buf[1024], *p;
+	ssize_t got;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC), field = 2;
+
+	if (fd < 0)
+		return false;
+	got = read(fd, buf, sizeof buf - 1);
+	close(fd);
+	if (got <= 0)
+		return false;
+	buf[got] = 0;
+	/* After the command's name, which may hold spaces and parentheses. */
+	for (p = strrchr(buf, ')'); p && field < 20; field++)
+		p = strchr(p + 1, ' ');
+	return p && strtol(p + 1, NULL, 10) == 1;
+}
+
+/* The phases of a batch.  x86 (the int3 protocol): int3 on each site
+ * with the slots, the rest, the first bytes.  Elsewhere: the slots, then
+ * the sites' one store each.  A process's only thread: everything in one
+ * phase (each write is one system call, whole sites and slots in address
+ * order; no thread can fetch a site half written, and a signal handler
+ * of this one meets each site whole, before or after, with its slot
+ * written before it). */
+static const struct phase x86_phases[] = { { true, PART_TRAP }, { false, PART_TAIL }, { false, PART_HEAD } },
+			  two_phases[] = { { true, PART_NONE }, { false, PART_WHOLE } },
+			  one_phase[] = { { true, PART_WHOLE } };
+
+/* Which of F's sites is toggled at AT. */
+static size_t site_at(const struct pfe_func *f, uintptr_t at)
+{
+	size_t j = 0;
+
+	while (j + 1 < sites_of(f) && site_of(f, j).at + site_of(f, j).patch->toggle_off != at)
+		j++;
+	return j;
+}
+
+/* Put back the first NP of PHASES of batch B of FS written, the last
+ * first (x86: the int3 protocol backwards), in the bytes of the state
+ * before the batch, as far as writes succeed; the functions toggled say
+ * so again.  A slot written keeps its attachment (valid; its call is not
+ * enabled). */
+static void undo(const struct writer *w, struct pfe_func *const *fs, bool enable, const struct batch *b,
+		 const struct phase *phases, size_t np)
+{
+	static const enum part undo_of[] = { [PART_TRAP] = PART_HEAD, [PART_TAIL] = PART_TAIL,
+					     [PART_HEAD] = PART_TRAP };
+
 	while (np--) {
+		enum part part = phases[np].part == PART_WHOLE ? PART_WHOLE : undo_of[phases[np].part];
 		size_t k = 0;
 
-		for (size_t i = 0; i < n; i++)
-			for (size_t j = 0; toggles(fs[i], enable) && j < sites_of(fs[i]); j++)
-				toggle_edit(fs[i], j, !enable, parts[np] < 0 ? -1 : 2 - parts[np], &e[k++]);
-		sort_edits(e, k);
-		write_phase(w, e, k);
+		for (size_t i = 0; i < b->nall && phases[np].part != PART_NONE; i++) {
+			const struct pfe_func *f = fs[b->all[i].fi];
+
+			if (!b->all[i].slot)
+				toggle_edit(f, site_at(f, b->all[i].at), !enable, part, &b->e[k++]);
+		}
+		if (k)
+			write_phase(w, b->e, k);
 	}
+	unmark(fs, enable, b);
 }
 
-/* The phases of batch B of FS[0..n): elsewhere than x86 the slots first
- * (if any needs writing), then the parts, x86's first with the slots;
+/* The phases of batch B of FS[0..n), NP of PHASES (empty ones skipped);
  * undone if one fails. */
-static int toggle_phases(const struct writer *w, struct pfe_func *const *fs, size_t n, bool enable,
-			 const struct batch *b)
+static int toggle_phases(const struct writer *w, struct pfe_func *const *fs, bool enable, const struct batch *b,
+			 const struct phase *phases, size_t np)
 {
-	const int *parts = pfe__arch->trap_byte ? x86_parts : one_part;
-	size_t nparts = pfe__arch->trap_byte ? 3 : 1, i;
+	size_t i, k;
 	int err = 0;
 
-	if (!pfe__arch->trap_byte && b->nslots)
-		err = write_phase(w, b->slots, b->nslots);
-	for (i = 0; i < nparts && !err; i++)
-		err = write_phase(w, b->e, part_edits(b, parts[i], pfe__arch->trap_byte && parts[i] == 0));
+	for (i = 0; i < np && !err; i++) {
+		const struct edit *e = phase_edits(b, phases[i], &k);
+
+		err = k ? write_phase(w, e, k) : 0;
+	}
 	if (err)
-		undo(w, fs, n, enable, parts, i, b->e);
+		undo(w, fs, enable, b, phases, i);
 	return err;
 }
 
 int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 {
+	const struct phase *phases = one_phase;
+	size_t np = 1;
 	struct batch b;
 	struct writer w;
-	size_t m = toggled_sites(fs, n, enable);
-	int err;
+	int err = batch_edits(fs, n, enable, &b);
 
-	if (!m)
-		return 0;
-	/* A phase's edits (a slot and the sites of each function at most),
-	 * the whole ones, the slots.  Not zeroed: only what is written is
-	 * read. */
-	if (!(b.e = reallocarray(NULL, 2 * n + 2 * m + 2, sizeof *b.e)))
-		return PFE_ENOMEM;
-	b.whole = b.e + n + m + 1;
-	b.slots = b.whole + m;
-	whole_edits(fs, n, enable, &b);
-	b.nslots = enable ? slot_edits(fs, n, false, b.slots) : 0;
-	err = pfe__arch->trap_byte ? trap_ready(b.whole, b.nwhole) : 0;
+	if (err || !b.nsites) {
+		free(b.buf);
+		return err;
+	}
+	if (!only_thread()) {
+		phases = pfe__arch->trap_byte ? x86_phases : two_phases;
+		np = pfe__arch->trap_byte ? 3 : 2;
+		err = pfe__arch->trap_byte ? trap_ready(&b) : 0;
+	}
 	if (!err) {
 		open_writer(&w, fs[0]->obj->prot);
 		PFE_COUNT(batches, 1);
-		err = toggle_phases(&w, fs, n, enable, &b);
+		err = toggle_phases(&w, fs, enable, &b, phases, np);
 		close_writer(&w);
+	} else {
+		unmark(fs, enable, &b);
 	}
-	for (size_t i = 0; i < n && !err; i++)
-		if (fs[i]->patch && !atomic_load(&object_of(fs[i])->dead))
-			fs[i]->enabled = enable;
-	free(b.e);
+	free(b.buf);
 	return err;
 }
 

@@ -19,6 +19,10 @@
  *                                        function, twice (the first time
  *                                        takes page faults the second
  *                                        does not)
+ *   bench-runtime patch2 entry|both      the same with a second thread
+ *                                        alive (idle): libpfe's protocol
+ *                                        for threads, not the one for a
+ *                                        process of one thread
  *   bench-runtime trace                  SPREAD_PASSES passes over the
  *                                        100000 in that order, "sum S":
  *                                        scripts/bench-trace.sh's workload
@@ -51,6 +55,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #if defined(BENCH_PFE)
 #include <pfe.h>
@@ -399,6 +404,14 @@ static int measure(const char *mode, int all, double (*per)(unsigned long *))
 	return 0;
 }
 
+/* A thread that waits for ever: the process is no longer one thread. */
+static void *idle(void *arg)
+{
+	for (;;)
+		pause();
+	return arg;
+}
+
 int main(int argc, char **argv)
 {
 	int per_mode = argc == 3 ? events_per_call(argv[2]) : -1;
@@ -411,14 +424,20 @@ int main(int argc, char **argv)
 		return measure(argv[2], 0, per_call_pair);
 	if (argc == 2 && strcmp(argv[1], "trace") == 0)
 		return trace_passes();
-	if (per_mode > 0 && strcmp(argv[1], "patch") == 0) {
+	if (per_mode > 0 && (strcmp(argv[1], "patch") == 0 || strcmp(argv[1], "patch2") == 0)) {
+		pthread_t other;
+
+		if (argv[1][5] && pthread_create(&other, NULL, idle, NULL) != 0) {
+			fprintf(stderr, "bench-runtime: patch2: no second thread\n");
+			return 1;
+		}
 		if (patch_times(per_mode) != 0) {
 			fprintf(stderr, "bench-runtime: patch_times: patching failed\n");
 			return 1;
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: bench-runtime calls|spread off|entry|both, bench-runtime pair|patch entry|both, "
+	fprintf(stderr, "usage: bench-runtime calls|spread off|entry|both, bench-runtime pair|patch|patch2 entry|both, "
 		"bench-runtime trace\n");
 	return 2;
 }

@@ -29,7 +29,9 @@
 #   pfe by lookup (PFE_DEBUG=lookup: the ops slots unused), entry only
 #   patch / unpatch all 100000, first time and again: pfe_enable_all /
 #       pfe_disable_all against __xray_patch / __xray_unpatch, each with its
-#       own protections (pfe keeps its scheme; XRay makes the pages RWX)
+#       own protections (pfe keeps its scheme; XRay makes the pages RWX);
+#       entry only again with a second thread alive (pfe's protocol for
+#       threads; alone it writes each site once)
 # ROUNDS (default 7) runs of every program, the two sides taking turns so
 # that both meet the same machine; each run takes the fastest of 3 rounds
 # of its own.  A row prints each side's best (and worst) run, the ratio of
@@ -143,6 +145,8 @@ for r in $(seq "$rounds"); do
 	run patch-entry-xray ./xray-entry patch entry
 	run patch-both-pfe ./pfe-exits patch both
 	run patch-both-xray ./xray patch both
+	run patch2-entry-pfe ./pfe patch2 entry
+	run patch2-entry-xray ./xray-entry patch2 entry
 done
 
 # row LABEL PFE XRAY: a table row of res/PFE against res/XRAY, a figure a
@@ -218,12 +222,18 @@ table() {
 			row "$(label $m) (XRay: $(sleds $m) sleds), $p 100000: ms" patch-$m-pfe.${p}_ms patch-$m-xray.${p}_ms
 		done
 	done
+	for p in patch repatch; do
+		row "entry only (XRay: 100000 sleds), $p 100000, a second thread alive: ms" \
+			patch2-entry-pfe.${p}_ms patch2-entry-xray.${p}_ms
+	done
 	echo
 	echo "Disabled rows: each side's instrumented program over the same program built"
 	echo "plain by the same compiler; pfe / XRay is the ratio of those two overheads."
 	echo "Other rows: pfe's time over XRay's.  Best: the fastest of $rounds runs (each the"
 	echo "fastest of 3 rounds); run by run: the ratio in each run, the two sides taking turns."
-	echo "Patch rows: repatch and reunpatch are the second time in the same process."
+	echo "Patch rows: repatch and reunpatch are the second time in the same process;"
+	echo "the process is one thread (libpfe writes each site once) unless the row says"
+	echo "a second thread is alive (libpfe's protocol for threads: x86's int3 protocol)."
 	echo
 }
 table | tee table.md

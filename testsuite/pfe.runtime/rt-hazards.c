@@ -3,7 +3,8 @@
  * or "unsupported: why".
  *   sigblock  a thread that blocks every signal runs the functions while
  *             main toggles them: it must not die (x86: the batch is
- *             refused, PFE_ESIGNAL, while it blocks SIGTRAP)
+ *             refused, PFE_ESIGNAL, while it blocks SIGTRAP, and its
+ *             functions stay as they were)
  *   handler   a signal handler interrupting the patching thread calls the
  *             functions being toggled: no deadlock, right results
  *   segv      a SIGSEGV handler installed after libpfe's sees no fault
@@ -172,6 +173,12 @@ static void blocked_thread(void)
 	start(&t, 1, blocked_runner);
 	while (!atomic_load(&blocking))
 		sched_yield();
+	if (X86) {
+		struct pfe_info info;
+
+		CHECK(toggle(true) == PFE_ESIGNAL && pfe_func_info(fs[0], &info) == 0 && !info.enabled,
+		      "x86: an enable refused while a thread blocks SIGTRAP left its functions enabled");
+	}
 	refused = toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
 	finish(&t, 1);
 	CHECK(!X86 || refused > 0, "x86: no batch refused while a thread blocks SIGTRAP");

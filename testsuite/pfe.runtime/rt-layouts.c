@@ -19,15 +19,21 @@
  *     return value intact;
  *   - pfe_attach_many gives many functions one attachment (or none when
  *     one is bad), each call naming its function;
- *   - disabled again and detached, nothing is counted; results stay right.
+ *   - disabled again and detached, nothing is counted; results stay right;
+ *   - a batch's writes: while another thread lives, the protocol for
+ *     threads (x86: the int3 protocol, three barriers, each site three
+ *     times); in a process of one thread, one phase (one barrier, each
+ *     site once), where /proc says how many threads there are.
  * Debugging: PFE_DEBUG=list ./rt-layouts.exe prints every entry's layout.
  */
 #include <pfe.h>
 #include "rt-test.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static unsigned long hits[5];
 static void *seen_fn, *seen_ret;
@@ -123,6 +129,48 @@ static void check_attach_many(struct pfe_func **fs)
 	      (void *)rt_mul, (void *)rt_mix);
 }
 
+/* A second thread, blocked in a read of FD until its other end closes. */
+static void *bystander(void *fd)
+{
+	char c;
+
+	return (void *)(intptr_t)read((int)(intptr_t)fd, &c, 1);
+}
+
+/* How many threads /proc/self/stat says the process has (its 20th
+ * field); 0 where it does not say (qemu-user 7 writes 0 there). */
+static long threads_in_stat(void)
+{
+	char buf[1024] = "", *p;
+	FILE *f = fopen("/proc/self/stat", "r");
+	int field = 2;
+
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof buf, f))
+		buf[0] = 0;
+	fclose(f);
+	for (p = strrchr(buf, ')'); p && field < 20; field++)
+		p = strchr(p + 1, ' ');
+	return p ? strtol(p + 1, NULL, 10) : 0;
+}
+
+/* The stats' difference from BEFORE: one batch, BARRIERS barriers, SITES
+ * sites written. */
+static void check_batch(const char *what, const struct pfe_stats *before, unsigned long barriers,
+			unsigned long sites)
+{
+	struct pfe_stats st;
+
+	pfe_get_stats(&st);
+	CHECK(st.batches - before->batches == 1 && st.barriers - before->barriers == barriers &&
+	      st.sites_written - before->sites_written == sites,
+	      "%s: %llu batches, %llu barriers, %llu sites written; want 1, %lu, %lu", what,
+	      (unsigned long long)(st.batches - before->batches),
+	      (unsigned long long)(st.barriers - before->barriers),
+	      (unsigned long long)(st.sites_written - before->sites_written), barriers, sites);
+}
+
 static struct pfe_func *check_found(const char *name)
 {
 	struct pfe_func *f = pfe_find(name);
@@ -193,13 +241,15 @@ int main(void)
 	CHECK(pfe_attach(inner, on_entry, NULL, (void *)(uintptr_t)3) == 0, "attach rt_inner");
 	run_calls(rounds, 0);
 	CHECK(hits[0] + hits[1] + hits[2] == 0, "handlers called while disabled");
-	/* One batch, its barriers: three on x86 (the int3 protocol), one
-	 * elsewhere, however many sites (each function's entry and exit
-	 * sleds); with ops slots, written the first time, their 3 stores
-	 * too, in the first phase on x86, in one of their own (one more
-	 * barrier) elsewhere. */
+	/* One batch while another thread lives, its barriers: three on x86
+	 * (the int3 protocol), one elsewhere, however many sites (each
+	 * function's entry and exit sleds); with ops slots, written the
+	 * first time, their 3 stores too, in the first phase on x86, in one
+	 * of their own (one more barrier) elsewhere. */
 	struct pfe_stats before;
 	unsigned long sites = 0;
+	pthread_t other;
+	int pipe_fds[2];
 	for (int i = 0; i < 3; i++) {
 		struct pfe_info info;
 
@@ -211,9 +261,13 @@ int main(void)
 		CHECK(info.exit_sleds == 0, "%s: %u exit sleds in use, want none", info.name, info.exit_sleds);
 #endif
 	}
+	CHECK(pipe(pipe_fds) == 0 && pthread_create(&other, NULL, bystander, (void *)(intptr_t)pipe_fds[0]) == 0,
+	      "start a second thread");
 	pfe_get_stats(&before);
 	CHECK(pfe_enable_many(fs, 3) == 0, "enable");
-	pfe_get_stats(&st);
+	close(pipe_fds[1]);
+	pthread_join(other, NULL);
+	close(pipe_fds[0]);
 #if defined(__x86_64__) || defined(__i386__)
 	unsigned long want_barriers = 3, want_sites = 3 * sites;
 #else
@@ -225,12 +279,7 @@ int main(void)
 	want_barriers++;
 #endif
 #endif
-	CHECK(st.batches - before.batches == 1 && st.barriers - before.barriers == want_barriers &&
-	      st.sites_written - before.sites_written == want_sites,
-	      "enabling 3 functions: %llu batches, %llu barriers, %llu sites written; want 1, %lu, %lu",
-	      (unsigned long long)(st.batches - before.batches),
-	      (unsigned long long)(st.barriers - before.barriers),
-	      (unsigned long long)(st.sites_written - before.sites_written), want_barriers, want_sites);
+	check_batch("enabling 3 functions with 2 threads", &before, want_barriers, want_sites);
 	run_calls(rounds, 1);
 	CHECK(hits[0] == (unsigned long)rounds && hits[1] == (unsigned long)rounds &&
 	      hits[2] == (unsigned long)rounds, "enabled: %lu %lu %lu handler calls, want %ld each",
@@ -266,6 +315,12 @@ int main(void)
 	long want_sum = 330 - 6 * 5 + 6 * 50;
 #endif
 	CHECK(sum == want_sum, "rt_many with argument 5 changed to 50 if a register: %ld", sum);
+	/* Enabled alone (one phase): its slot written with its call. */
+#ifdef PFE_WANT_SLOT
+	CHECK(seen_func_field == NULL, "rt_many's handler: call->func set: its slot not written");
+#else
+	CHECK(seen_func_field == many, "rt_many's handler: call->func %p, not rt_many's", (void *)seen_func_field);
+#endif
 	CHECK(pfe_detach(many) == 0, "detach rt_many");
 	/* Recursion: rt_inner's handler is entered from rt_inner only when
 	 * no handler runs; from rt_mix's... rt_inner called in a handler. */
@@ -288,7 +343,14 @@ int main(void)
 		CHECK(p_mix(2, 1.5, i, 0.5) == 3.0 + 0.5 * (double)i, "rt_mix(2, 1.5, %ld, 0.5) with an exit handler", i);
 	CHECK(exits == 200, "exit handler: %lu calls, want 200", exits);
 	check_attach_many(fs);
-	CHECK(pfe_disable_many(fs, 3) == 0 && pfe_detach(inner) == 0, "disable");
+	/* Alone: one phase, each site written once. */
+	pfe_get_stats(&before);
+	CHECK(pfe_disable_many(fs, 3) == 0, "disable");
+	if (threads_in_stat() == 1)
+		check_batch("disabling 3 functions alone", &before, 1, sites);
+	else
+		printf("alone: not checked (/proc/self/stat counts %ld threads)\n", threads_in_stat());
+	CHECK(pfe_detach(inner) == 0, "detach rt_inner");
 	memset(hits, 0, sizeof hits);
 	run_calls(rounds, 0);
 	CHECK(hits[0] + hits[1] + hits[2] + hits[3] + hits[4] == 0, "handlers called after disable");
