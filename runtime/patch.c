@@ -15,16 +15,16 @@
  *            visible to it); and at once when an enabled function is
  *            attached anew (a call then meets the old handler or the
  *            new, both valid: attachments are never freed).
- *   x86      (trap_byte set) the int3 protocol, for all the batch's sites
- *            at once: int3 on each first byte, barrier; the other bytes,
- *            barrier; the first bytes, barrier.  Three barriers a batch.
- *            A thread meeting an int3 steps over the site (SIGTRAP).  A
- *            batch is refused (PFE_ESIGNAL) while a thread blocks SIGTRAP:
- *            the kernel would kill it at an int3.
- *   others   the one toggled instruction of each site, an aligned store
- *            of the whole instruction, then cache maintenance (riscv: one
- *            flush for the whole phase, an IPI to every hart) and one
- *            barrier.
+ *   x86      (trap_byte set; threads) the int3 protocol, for all the
+ *            batch's sites at once: int3 on each first byte, barrier; the
+ *            other bytes, barrier; the first bytes, barrier.  Three
+ *            barriers a batch.  A thread meeting an int3 steps over the
+ *            site (SIGTRAP).  A batch is refused (PFE_ESIGNAL) while a
+ *            thread blocks SIGTRAP: the kernel would kill it at an int3.
+ *   others   (threads) the one toggled instruction of each site, an
+ *            aligned store of the whole instruction, then cache
+ *            maintenance (riscv: one flush for the whole phase, an IPI to
+ *            every hart) and one barrier.
  *   alone    (a process of one thread, /proc/self/stat says) every target:
  *            slots and whole sites in one phase, in address order: no
  *            other thread can fetch a site half written, and a signal
