@@ -64,7 +64,7 @@ const char *pfe_strerror(int err)
 /* The decimal number at P (not strtol: glibc 2.38 headers redirect it to
  * a new symbol, and libpfe built in a newer distribution's chroot must
  * load with an older libc). */
-static long decimal(const char *p)
+long pfe__decimal(const char *p)
 {
 	long v = 0;
 
@@ -83,7 +83,7 @@ bool pfe__debug(const char *what, long *value)
 		if (strncmp(p, what, len) != 0 || (p[len] && p[len] != ',' && p[len] != '='))
 			continue;
 		if (value)
-			*value = p[len] == '=' ? decimal(p + len + 1) : 0;
+			*value = p[len] == '=' ? pfe__decimal(p + len + 1) : 0;
 		return true;
 	}
 	return false;

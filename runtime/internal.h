@@ -146,6 +146,7 @@ struct pfe_object {
 extern HIDDEN pthread_mutex_t pfe__lock;
 extern HIDDEN const struct pfe_arch *pfe__arch;
 HIDDEN bool pfe__debug(const char *what, long *value);
+HIDDEN long pfe__decimal(const char *p);
 /* Sleeps MS milliseconds (nanosleep: a signal handler may call it). */
 HIDDEN void pfe__sleep_ms(long ms);
 HIDDEN void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...);

@@ -25,11 +25,13 @@
  *            aligned store of the whole instruction, then cache
  *            maintenance (riscv: one flush for the whole phase, an IPI to
  *            every hart) and one barrier.
- *   alone    (a process of one thread, /proc/self/stat says) every target:
+ *   alone    (a process of one thread, /proc/self/stat says) every target
+ *            whose writer stores a site whole (through /proc/self/mem, or
+ *            one aligned store; not x86's 5 bytes through mprotect):
  *            slots and whole sites in one phase, in address order: no
  *            other thread can fetch a site half written, and a signal
  *            handler of this one meets each site before or after its
- *            write (one system call a span), its slot written first.
+ *            write, its slot written first.
  *            Not seen: a process sharing the memory without being a
  *            thread (clone(CLONE_VM) without CLONE_THREAD: vfork's child
  *            runs while the parent waits, so not meanwhile).
@@ -858,16 +860,24 @@ static bool only_thread(void)
 	/* After the command's name, which may hold spaces and parentheses. */
 	for (p = strrchr(buf, ')'); p && field < 20; field++)
 		p = strchr(p + 1, ' ');
-	return p && strtol(p + 1, NULL, 10) == 1;
+	return p && pfe__decimal(p + 1) == 1;
+}
+
+/* Whether W writes each site so that a signal handler of this thread
+ * meets it whole: through /proc/self/mem (a system call a span), or as
+ * one aligned store of its instruction (not x86's 5 bytes, stored a byte
+ * at a time with mprotect). */
+static bool writes_sites_whole(const struct writer *w)
+{
+	return w->mem >= 0 || !pfe__arch->trap_byte;
 }
 
 /* The phases of a batch.  x86 (the int3 protocol): int3 on each site
  * with the slots, the rest, the first bytes.  Elsewhere: the slots, then
- * the sites' one store each.  A process's only thread: everything in one
- * phase (each write is one system call, whole sites and slots in address
- * order; no thread can fetch a site half written, and a signal handler
- * of this one meets each site whole, before or after, with its slot
- * written before it). */
+ * the sites' one store each.  A process's only thread, where each site
+ * is written whole: everything in one phase, in address order (no thread
+ * can fetch a site half written, and a signal handler of this one meets
+ * each site whole, before or after, with its slot written before it). */
 static const struct phase x86_phases[] = { { true, PART_TRAP }, { false, PART_TAIL }, { false, PART_HEAD } },
 			  two_phases[] = { { true, PART_NONE }, { false, PART_WHOLE } },
 			  one_phase[] = { { true, PART_WHOLE } };
@@ -939,19 +949,19 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 		free(b.buf);
 		return err;
 	}
-	if (!only_thread()) {
+	open_writer(&w, fs[0]->obj->prot);
+	if (!only_thread() || !writes_sites_whole(&w)) {
 		phases = pfe__arch->trap_byte ? x86_phases : two_phases;
 		np = pfe__arch->trap_byte ? 3 : 2;
 		err = pfe__arch->trap_byte ? trap_ready(&b) : 0;
 	}
 	if (!err) {
-		open_writer(&w, fs[0]->obj->prot);
 		PFE_COUNT(batches, 1);
 		err = toggle_phases(&w, fs, enable, &b, phases, np);
-		close_writer(&w);
 	} else {
 		unmark(fs, enable, &b);
 	}
+	close_writer(&w);
 	free(b.buf);
 	return err;
 }

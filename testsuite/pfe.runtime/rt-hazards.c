@@ -24,6 +24,13 @@
  *   fork      a thread forks while main toggles: each child enables and
  *             disables a function and exits 0 in time
  *   flush     one cache maintenance call a phase on riscv, not one an edit
+ *   alone     a process of one thread (libpfe writes each site once, no
+ *             int3, where its writer stores a site whole): a timer's
+ *             signal interrupts the toggling anywhere and its handler
+ *             calls functions, each time the next hundred: each must be
+ *             whole; x86 with the
+ *             mprotect writer (5 bytes stored one at a time) keeps the
+ *             int3 protocol, three barriers a batch
  * Run under PFE_DEBUG=stall=MS to widen the batches (runtime.exp does).
  * Debugging: the failing check is printed ("FAIL: ...").
  */
@@ -76,14 +83,19 @@ static void on_entry(struct pfe_call *c)
 	atomic_fetch_add(&hits, 1);
 }
 
-/* Call the first N functions; false if one returns a wrong result. */
-static bool call_some(int n)
+/* Call N functions from the FROMth; false if one returns a wrong result. */
+static bool call_from(int from, int n)
 {
 	bool right = true;
 
-	for (int i = 0; i < n; i++)
+	for (int i = from; i < from + n; i++)
 		right &= table[i](i) == i * 3 + (i / 100 + 1) * 100 + i % 100;
 	return right;
+}
+
+static bool call_some(int n)
+{
+	return call_from(0, n);
 }
 
 static void setup(void)
@@ -451,6 +463,62 @@ static void flush(void)
 	}
 }
 
+/* ---- alone ---- */
+
+/* A hundred functions a signal, the next hundred the next time: all of
+ * them would take longer than the timer's period where each meets an
+ * int3 mid-batch (a SIGTRAP each). */
+static void on_timer(int sig)
+{
+	static unsigned next;
+
+	(void)sig;
+	if (!call_from(next++ % (NFUNCS / 100) * 100, 100))
+		atomic_fetch_add(&wrong, 1);
+	atomic_fetch_add(&handled, 1);
+}
+
+/* Barriers a batch: three where x86's int3 protocol is kept (the
+ * mprotect writer), one alone; 0: not known (/proc/self/stat gives no
+ * thread count, as under qemu-user 7: the protocol for threads). */
+static unsigned barriers_alone(void)
+{
+	const char *debug = getenv("PFE_DEBUG");
+
+	if (rt_threads_in_stat() != 1)
+		return 0;
+	return X86 && debug && strstr(debug, "mprotect") ? 3 : 1;
+}
+
+static void alone(void)
+{
+	struct sigaction sa = { .sa_handler = on_timer, .sa_flags = SA_RESTART };
+	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGUSR2 };
+	struct itimerspec every = { { 0, 1000000 }, { 0, 1000000 } }, off = { { 0, 0 }, { 0, 0 } };
+	unsigned want = barriers_alone();
+	struct pfe_stats a, b;
+	timer_t timer;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR2, &sa, NULL);
+	if (timer_create(CLOCK_MONOTONIC, &ev, &timer) != 0 || timer_settime(timer, 0, &every, NULL) != 0) {
+		printf("FAIL: timer_create: %s\n", strerror(errno));
+		exit(1);
+	}
+	pfe_get_stats(&a);
+	toggle_for(1.0, 0);
+	pfe_get_stats(&b);
+	timer_settime(timer, 0, &off, NULL);
+	timer_delete(timer);
+	CHECK(handled > 0 && atomic_load(&wrong) == 0, "%lu signals handled, %lu wrong results", (unsigned long)handled,
+	      (unsigned long)atomic_load(&wrong));
+	printf("%llu batches, %llu barriers, %lu signals handled\n", (unsigned long long)(b.batches - a.batches),
+	       (unsigned long long)(b.barriers - a.barriers), (unsigned long)handled);
+	CHECK(!want || b.barriers - a.barriers == want * (b.batches - a.batches),
+	      "%llu barriers in %llu batches, want %u a batch", (unsigned long long)(b.barriers - a.barriers),
+	      (unsigned long long)(b.batches - a.batches), want);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "";
@@ -477,6 +545,8 @@ int main(int argc, char **argv)
 		forking();
 	else if (strcmp(mode, "flush") == 0)
 		flush();
+	else if (strcmp(mode, "alone") == 0)
+		alone();
 	else
 		CHECK(0, "unknown mode '%s'", mode);
 done:

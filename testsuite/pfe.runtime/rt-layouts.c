@@ -137,24 +137,6 @@ static void *bystander(void *fd)
 	return (void *)(intptr_t)read((int)(intptr_t)fd, &c, 1);
 }
 
-/* How many threads /proc/self/stat says the process has (its 20th
- * field); 0 where it does not say (qemu-user 7 writes 0 there). */
-static long threads_in_stat(void)
-{
-	char buf[1024] = "", *p;
-	FILE *f = fopen("/proc/self/stat", "r");
-	int field = 2;
-
-	if (!f)
-		return 0;
-	if (!fgets(buf, sizeof buf, f))
-		buf[0] = 0;
-	fclose(f);
-	for (p = strrchr(buf, ')'); p && field < 20; field++)
-		p = strchr(p + 1, ' ');
-	return p ? strtol(p + 1, NULL, 10) : 0;
-}
-
 /* The stats' difference from BEFORE: one batch, BARRIERS barriers, SITES
  * sites written. */
 static void check_batch(const char *what, const struct pfe_stats *before, unsigned long barriers,
@@ -346,10 +328,10 @@ int main(void)
 	/* Alone: one phase, each site written once. */
 	pfe_get_stats(&before);
 	CHECK(pfe_disable_many(fs, 3) == 0, "disable");
-	if (threads_in_stat() == 1)
+	if (rt_threads_in_stat() == 1)
 		check_batch("disabling 3 functions alone", &before, 1, sites);
 	else
-		printf("alone: not checked (/proc/self/stat counts %ld threads)\n", threads_in_stat());
+		printf("alone: not checked (/proc/self/stat counts %ld threads)\n", rt_threads_in_stat());
 	CHECK(pfe_detach(inner) == 0, "detach rt_inner");
 	memset(hits, 0, sizeof hits);
 	run_calls(rounds, 0);
