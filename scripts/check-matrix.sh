@@ -182,6 +182,8 @@ done
 {
 	echo "time: $((t4 - start)) s in all (budget $((deadline - start)) s): installs $((t0 - start)) s, harness then gcc-tests beside packages $((t3 - t0)) s, the runs $((t4 - t3)) s"
 	echo "times: $(cat build/check/*/seconds 2>/dev/null | sort -k2,2nr | awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }')"
+	echo "parts: $(cat build/check/*/pfe.log 2>/dev/null | awk '$1 == "pfe-time:" { t[$2] += $3 }
+	END { for (f in t) print f, t[f] }' | sort -k2,2nr | awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }')"
 	echo "sid: $(scripts/sid-run dpkg-query -W -f '${Status} ${Package} ${Version}\n' 'gcc-1[3-9]' 'clang-[0-9]*' uftrace \
 	gcc-14-aarch64-linux-gnu binutils-riscv64-linux-gnu 2>/dev/null | awk '$3 == "installed" { printf "%s%s %s", s, $4, $5; s = ", " }')"
 } > build/check/times.txt
