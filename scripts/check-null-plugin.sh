@@ -45,7 +45,8 @@ run_null() {
 		exit 1
 	}
 	diff=$(awk -v cc=$cc '$1 == cc { print $5 }' testsuite/matrix)
-	PFE_PLUGIN=$top/$plugin PFE_ONCE=1 PFE_DIFF=${diff:-full} PFE_PARTS="$*" \
+	diff=${diff:-full}
+	PFE_PLUGIN=$top/$plugin PFE_ONCE=1 PFE_DIFF=${diff%/*} PFE_PARTS="$*" \
 		sh scripts/run-suite.sh null-plugin "$cc" > /dev/null 2>&1
 }
 [ -n "$norun" ] || run_null "$@"
