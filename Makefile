@@ -82,22 +82,33 @@ all: plugin build/pfe-scan runtime
 
 plugin: $(BUILD)/pfe.so
 
-$(BUILD)/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
+# Which GCC the plugin is built against: its plugin headers' directory and
+# the sum of their plugin-version.h (what plugin_default_version_check
+# compares).  The file changes only when they do, so a GCC rebuilt or
+# reinstalled under the same name rebuilds the plugin, rather than leaving
+# one the new GCC refuses.
+GCC_ID := $(PLUGIN_DIR) $(shell cksum < $(PLUGIN_DIR)/include/plugin-version.h 2>/dev/null)
+$(BUILD)/gcc-id: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(GCC_ID)' | cmp -s - $@ || echo '$(GCC_ID)' > $@
+
+$(BUILD)/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile $(BUILD)/gcc-id
 	$(if $(ARCH_BACKEND),,$(error pfe: no arch-hooks for target $(GCC_TARGET)))
 	$(if $(PLUGIN_CXX),,$(error pfe: no C++ compiler builds the plugin for $(CC): neither g++-$(GCC_MAJOR) nor g++ compiles C++ with its headers; set PLUGIN_CXX=))
 	@mkdir -p $(BUILD)
 	@echo "  CXX  $@  ($(PLUGIN_CXX), $(GCC_TARGET) GCC $(GCC_MAJOR)$(if $(LEGACY_ON), legacy))"
 	$(Q)$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -o $@.$$$$ $(PLUGIN_SRCS) && mv -f $@.$$$$ $@
 
-# The same plugin, saying it was built for GCC 0.0.0-pfe-test: pfe.errors
-# loads it to see the version error (a plugin of another installed GCC
-# would not even load: its C++ symbols differ).
-$(BUILD)/wrong-version/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile
+# The same plugin, saying it was built by a GCC of the same version with
+# the date stamp 00000000-pfe-test (a GCC rebuilt, not upgraded): pfe.errors
+# loads it to see the version error name what differs (a plugin of another
+# installed GCC would not even load: its C++ symbols differ).
+$(BUILD)/wrong-version/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile $(BUILD)/gcc-id
 	@mkdir -p $(BUILD)/wrong-version
 	$(Q)h=$(BUILD)/wrong-version/plugin-version.h; \
-	sed 's/^static char basever\[\] = ".*";/static char basever[] = "0.0.0-pfe-test";/' \
+	sed 's/^static char datestamp\[\] = ".*";/static char datestamp[] = "00000000-pfe-test";/' \
 		$(PLUGIN_DIR)/include/plugin-version.h > $$h.$$$$ && \
-	grep -q '"0.0.0-pfe-test"' $$h.$$$$ && mv -f $$h.$$$$ $$h
+	grep -q '"00000000-pfe-test"' $$h.$$$$ && mv -f $$h.$$$$ $$h
 	$(Q)$(PLUGIN_CXX) $(PLUGIN_CXXFLAGS) -iquote $(BUILD)/wrong-version -o $@.$$$$ $(PLUGIN_SRCS) && mv -f $@.$$$$ $@
 
 wrong-version-plugin: $(BUILD)/wrong-version/pfe.so
@@ -263,4 +274,8 @@ clean:
 
 include pfe-scan/pfe-scan.mk
 
-.PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-full check-mutants check-null check-kernel check-packages check-gcc bench layouts-table clean
+# A prerequisite that is never up to date: its target's recipe always runs
+# (and leaves the file alone when nothing changed).
+FORCE:
+
+.PHONY: all plugin runtime install-runtime wrong-version-plugin install deps demo check check-full check-mutants check-null check-kernel check-packages check-gcc bench layouts-table clean FORCE

@@ -522,6 +522,34 @@ static void pfe_function_start(void *event_data, void *data)
 	raise_function_alignment(current_function_decl);
 }
 
+/* Why plugin_default_version_check refuses the plugin: the first of the
+ * fields it compares that differs, with both values (the configure
+ * arguments too long to print).  A GCC rebuilt or reinstalled with
+ * another configuration says "GCC 7.5.0" on both sides. */
+static void report_version_mismatch(const char *plugin,
+				    const struct plugin_gcc_version *here)
+{
+	const char *fields[] = { "versions", "date stamps",
+				 "development phases", "revisions" };
+	const char *built_v[] = { gcc_version.basever, gcc_version.datestamp,
+				  gcc_version.devphase, gcc_version.revision };
+	const char *here_v[] = { here->basever, here->datestamp,
+				 here->devphase, here->revision };
+
+	for (unsigned i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (strcmp(built_v[i], here_v[i]) == 0)
+			continue;
+		error("pfe: %s was built for GCC %s, this is GCC %s (their %s "
+		      "differ: %qs, here %qs); rebuild it with "
+		      "%<make CC=this-compiler%>", plugin, gcc_version.basever,
+		      here->basever, fields[i], built_v[i], here_v[i]);
+		return;
+	}
+	error("pfe: %s was built for GCC %s, this is GCC %s (their configure "
+	      "arguments differ); rebuild it with %<make CC=this-compiler%>",
+	      plugin, gcc_version.basever, here->basever);
+}
+
 /* On bad input pfe reports it and registers nothing: the compile fails
  * (errorcount), with pfe's message alone, not GCC's "failed to initialize
  * plugin" after it. */
@@ -529,9 +557,7 @@ int plugin_init(struct plugin_name_args *info,
 		struct plugin_gcc_version *version)
 {
 	if (!plugin_default_version_check(version, &gcc_version)) {
-		error("pfe: %s was built for GCC %s, this is GCC %s; rebuild "
-		      "it with %<make CC=this-compiler%>", info->full_name,
-		      gcc_version.basever, version->basever);
+		report_version_mismatch(info->full_name, version);
 		return 0;
 	}
 	if (!parse_arguments(info))
