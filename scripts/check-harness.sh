@@ -25,11 +25,12 @@
 #   probe           a compiler of GCC 8+ that refuses the native option:
 #                   run-suite.sh stops and says why
 #   matrix          make check (check-matrix.sh) on a copy of the tree with
-#                   its budget spent, GCC 7.5 missing, a baseline missing and
-#                   RUNTESTFLAGS set: each run fails by name, exit status 1;
+#                   its budget spent, GCC 7.5 missing, a misspelt .exp in
+#                   PARTS, a baseline missing and RUNTESTFLAGS set: each
+#                   run fails by name, exit status 1;
 #                   PFE_MATRIX names the runs it leaves out, and only them
 #   null-plugin     gcc-12's whole suite with a plugin that does nothing
-#                   (check-null-plugin.sh, make check-null; 3 minutes on
+#                   (check-null-plugin.sh, make check-null; 2 minutes on
 #                   2 cores): only the tests testsuite/null-plugin-passes
 #                   lists pass; a list without some of them, with a
 #                   line no test matches or of a .exp that did not run,
@@ -259,19 +260,22 @@ fi
 rm -rf build/check/harness-stale build/check/harness-unfinished build/check/harness-probe
 
 # matrix: make check itself (check-matrix.sh, on a copy of the tree) with
-# its time budget spent before it starts, GCC 7.5 not built, a run with no
-# baseline and RUNTESTFLAGS set: every run fails by name, the summary line
-# counts them, the exit status is not 0.
+# its time budget spent before it starts, GCC 7.5 not built, a run whose
+# PARTS names a .exp that is not there, a run with no baseline and
+# RUNTESTFLAGS set: every run fails by name, the summary line counts them,
+# the exit status is not 0.
 d=$out/matrix
 mkdir -p "$d/tree"
 git ls-files -z | xargs -0 tar cf - | tar xf - -C "$d/tree"
 sed -i 's#/var/lib/pfe/gcc-7/bin/gcc-7#/nonexistent/gcc-7#' "$d/tree/testsuite/matrix"
+sed -i '/^gcc-10 /s#pfe\.trace/trace\.exp#pfe.trace/trcae.exp#' "$d/tree/testsuite/matrix"
 rm -f "$d/tree/testsuite/baseline/gcc-9"
 # (PFE_MATRIX unset: a make check of one line, PFE_MATRIX=..., runs this too.)
 r=$(cd "$d/tree" && unset PFE_MATRIX && PFE_CHECK_START=1 RUNTESTFLAGS=x sh scripts/check-matrix.sh standard 2>&1; echo "exit $?")
 missing=
 for want in 'gcc-12: no .* (status not run: not started within the time budget)' \
 	'gcc-7: no .* (status not run: /nonexistent/gcc-7 not built' \
+	'gcc-10: no .* (status not run: testsuite/matrix names pfe.trace/trcae.exp: no such file)' \
 	'harness: no .* (status not run: check-harness.sh stopped (time budget))' \
 	'packages: no .* (status not run: check-packages.sh -q stopped (time budget))' \
 	'check: gcc-9: no baseline' 'check: RUNTESTFLAGS=x in the environment' \
@@ -288,9 +292,9 @@ gcc-9 left out by PFE_MATRIX, not named"
 ! echo "$r" | grep -q '^check: harness: not run' || missing="$missing
 harness said to be left out by PFE_MATRIX"
 if [ -z "$missing" ]; then
-	result PASS "harness: make check with its budget spent, GCC 7.5 missing, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name"
+	result PASS "harness: make check with its budget spent, GCC 7.5 missing, a misspelt part, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name"
 else
-	result FAIL "harness: make check with its budget spent, GCC 7.5 missing, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name"
+	result FAIL "harness: make check with its budget spent, GCC 7.5 missing, a misspelt part, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name"
 	printf 'missing:%s\n' "$missing" | sed 's/^/    /'
 	printf '%s\n' "$r" | tail -n 30 | sed 's/^/    /'
 fi
