@@ -83,11 +83,11 @@ all: plugin build/pfe-scan runtime
 plugin: $(BUILD)/pfe.so
 
 # Which GCC the plugin is built against: its plugin headers' directory and
-# the sum of their plugin-version.h (what plugin_default_version_check
-# compares).  The file changes only when they do, so a GCC rebuilt or
-# reinstalled under the same name rebuilds the plugin, rather than leaving
-# one the new GCC refuses.
-GCC_ID := $(PLUGIN_DIR) $(shell cksum < $(PLUGIN_DIR)/include/plugin-version.h 2>/dev/null)
+# the sum of their plugin-version.h and configargs.h (what
+# plugin_default_version_check compares).  The file changes only when they
+# do, so a GCC rebuilt or reinstalled under the same name rebuilds the
+# plugin, rather than leaving one the new GCC refuses.
+GCC_ID := $(PLUGIN_DIR) $(shell cd $(PLUGIN_DIR)/include 2>/dev/null && cat plugin-version.h configargs.h | cksum)
 $(BUILD)/gcc-id: FORCE
 	@mkdir -p $(BUILD)
 	@echo '$(GCC_ID)' | cmp -s - $@ || echo '$(GCC_ID)' > $@

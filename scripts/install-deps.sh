@@ -17,7 +17,7 @@
 #     disassembles with them: bookworm's take minutes on sqlite3.o);
 #     scripts/sid-run enters it;
 #   - GCC 7.5 for x86_64 and aarch64, built from ../shared/toolchains by
-#     scripts/build-gcc7.sh (6 to 15 minutes each, once);
+#     scripts/build-gcc7.sh (side by side, 10 to 25 minutes, once);
 #   - the test corpus in $PFE_CORPUS: sqlite3.c from the npm package
 #     better-sqlite3 (pinned version) and pigz 2.8's sources (Debian's
 #     upstream tarball from the mirror's pool, checked by its sha256);
