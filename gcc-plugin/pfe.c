@@ -529,20 +529,23 @@ static void pfe_function_start(void *event_data, void *data)
 static void report_version_mismatch(const char *plugin,
 				    const struct plugin_gcc_version *here)
 {
-	const char *fields[] = { "versions", "date stamps",
-				 "development phases", "revisions" };
-	const char *built_v[] = { gcc_version.basever, gcc_version.datestamp,
-				  gcc_version.devphase, gcc_version.revision };
-	const char *here_v[] = { here->basever, here->datestamp,
-				 here->devphase, here->revision };
+	const struct {
+		const char *what, *built, *here;
+	} fields[] = {
+		{ "versions", gcc_version.basever, here->basever },
+		{ "date stamps", gcc_version.datestamp, here->datestamp },
+		{ "development phases", gcc_version.devphase, here->devphase },
+		{ "revisions", gcc_version.revision, here->revision },
+	};
 
 	for (unsigned i = 0; i < ARRAY_SIZE(fields); i++) {
-		if (strcmp(built_v[i], here_v[i]) == 0)
+		if (strcmp(fields[i].built, fields[i].here) == 0)
 			continue;
 		error("pfe: %s was built for GCC %s, this is GCC %s (their %s "
 		      "differ: %qs, here %qs); rebuild it with "
 		      "%<make CC=this-compiler%>", plugin, gcc_version.basever,
-		      here->basever, fields[i], built_v[i], here_v[i]);
+		      here->basever, fields[i].what, fields[i].built,
+		      fields[i].here);
 		return;
 	}
 	error("pfe: %s was built for GCC %s, this is GCC %s (their configure "

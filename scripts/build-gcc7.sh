@@ -62,12 +62,11 @@ aarch64_sysroot() {
 # before LTO is redone).
 stamp() { echo "$PREFIX/.done-$1-lto"; }
 
-# build TARGET CONFIGURE-ARGS... (the sources unpacked)
+# build TARGET CONFIGURE-ARGS... (the sources unpacked; the caller has
+# seen that TARGET has no stamp)
 build() {
 	t=$1
 	shift
-	stamp=$(stamp "$t")
-	[ -f "$stamp" ] && return 0
 	log=$PREFIX/build-$t.log
 	obj=$PREFIX/obj-$t
 	rm -rf "$obj"
@@ -85,7 +84,7 @@ build() {
 		flock "$PREFIX/.install-lock" make install-gcc install-lto-plugin install-target-libgcc) >"$log" 2>&1 ||
 		{ say "GCC 7.5 ($t) build failed; last lines of $log:"; tail -30 "$log"; exit 1; }
 	rm -rf "$obj"
-	touch "$stamp"
+	touch "$(stamp "$t")"
 }
 
 build_target() {
