@@ -17,7 +17,8 @@
 #   baseline        a test of the baseline that did not run, a test name
 #                   twice: failures; more tests than the baseline: none
 #   unsupported     a new UNSUPPORTED, an expected one missing, and one
-#                   that is expected
+#                   that is expected; in the full tier (--full) a legacy
+#                   run's and a "full:" line's
 #   missing-tool    uftrace is not there: pfe.uftrace fails, it does not skip
 #   timeout         a launcher that never returns: the program runs fail
 #   hung-tool       a pfe-scan that never returns: each call times out and
@@ -203,6 +204,22 @@ UNSUPPORTED: surprise (no reason)' ;;
 	*) expect_failed "harness: an UNSUPPORTED that is $c is a failure" "$r" ;;
 	esac
 done
+# The full tier (--full): a legacy run is expected what its compiler's run
+# is, and what "full:" lines name; make check expects neither of it.
+printf 'harness-u\tknown (a reason)\nfull:harness-u\tfull only (a reason)\n' > "$d/expected"
+printf 'PASS: a\nUNSUPPORTED: known (a reason)\nUNSUPPORTED: full only (a reason)\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
+r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh --full harness-u-legacy "$d" 2>&1)
+if echo "$r" | grep -q '^harness-u-legacy: 1 passed, 0 failed, 2 unsupported$'; then
+	result PASS "harness: --full expects of a legacy run its compiler's and the full tier's UNSUPPORTED"
+else
+	result FAIL "harness: --full expects of a legacy run its compiler's and the full tier's UNSUPPORTED"
+	printf '%s\n' "$r" | sed 's/^/    /'
+fi
+r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh harness-u-legacy "$d" 2>&1)
+expect_failed "harness: without --full, a legacy run is expected only its own UNSUPPORTED" "$r"
+printf 'PASS: a\nUNSUPPORTED: known (a reason)\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
+r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh --full harness-u "$d" 2>&1)
+expect_failed "harness: --full, an UNSUPPORTED of the full tier that is missing is a failure" "$r"
 
 # missing-tool: no uftrace.
 fake uftrace 'echo "uftrace: not installed" >&2; exit 127'

@@ -23,15 +23,20 @@
 # follows "UNSUPPORTED: " in pfe.sum, expected of every run whose NAME
 # matches the shell pattern GLOB; a TEXT that starts with "?" may happen and
 # may not (a toolchain that could not be built); '#' lines are comments.
+# --full (make check-full, every run with the whole suite): GLOB is matched
+# against NAME, NAME without "-legacy" (a legacy run then runs what the run
+# of its compiler runs, and meets what that one meets), and each of those
+# after "full:" (what only the full tier runs).
 # --names: print the names of the tests of DIR/pfe.sum instead, sorted.
 # Exit status 0 when nothing failed, 1 otherwise.
 # Debug: sh -x scripts/suite-result.sh gcc-12 build/check/gcc-12
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd -P)
-subset= names=
+subset= names= full=
 case $1 in
 --subset) subset=1; shift ;;
 --names) names=1; shift ;;
+--full) full=1; shift ;;
 esac
 name=$1 dir=$2 expected=${PFE_EXPECTED_UNSUPPORTED:-$top/testsuite/expected-unsupported}
 baseline=${PFE_BASELINE_DIR:-$top/testsuite/baseline}/$name
@@ -79,10 +84,14 @@ else
 	# Expected and actual UNSUPPORTED texts, one per line, sorted.
 	tmp=$(mktemp -d)
 	tab=$(printf '\t')
+	keys=$name
+	[ -z "$full" ] || keys="$name ${name%-legacy} full:$name full:${name%-legacy}"
 	grep -v '^#' "$expected" 2>/dev/null | while IFS="$tab" read -r glob text; do
 		[ -n "$glob" ] || continue
-		# shellcheck disable=SC2254
-		case $name in $glob) printf '%s\n' "$text" ;; esac
+		for key in $keys; do
+			# shellcheck disable=SC2254
+			case $key in $glob) printf '%s\n' "$text"; break ;; esac
+		done
 	done > "$tmp/list"
 	grep -v '^?' "$tmp/list" | sort -u > "$tmp/want"
 	sed -n 's/^?//p' "$tmp/list" | sort -u > "$tmp/may"
