@@ -33,13 +33,17 @@ cd "$top"
 . scripts/figures.sh
 
 tier=${1:-standard}
-case $tier in standard | full) ;; *) echo "check-matrix: tier $tier: standard or full" >&2; exit 1 ;; esac
+# What each tier is: its make target, its budget, its figures, how its
+# runs are judged.
+case $tier in
+standard) target=check budget=4800 figures=testsuite/figures.md tier_flag= ;;
+full) target=check-full budget=7200 figures=testsuite/figures-full.md tier_flag=--full ;;
+*) echo "check-matrix: tier $tier: standard or full" >&2; exit 1 ;;
+esac
 ALL=$(grep -v '^#' testsuite/matrix | grep -v '^ *$')
 MATRIX=${PFE_MATRIX:-$ALL}
 JOBS=${PFE_JOBS:-2}
 start=${PFE_CHECK_START:-$(date +%s)}
-budget=4800
-[ "$tier" = standard ] || budget=7200
 deadline=$((start + ${PFE_BUDGET:-$budget}))
 # Variables that change which tests run or what they are held to.
 STEERING="PFE_MATRIX RUNTESTFLAGS PFE_DIFF PFE_ONCE PFE_EXPECTED_UNSUPPORTED
@@ -156,8 +160,6 @@ t4=$(date +%s)
 # Each run's result line (scripts/suite-result.sh), read again from its
 # files: a run whose xargs job died says so there too.
 passed=0 failed=0
-tier_flag=
-[ "$tier" = standard ] || tier_flag=--full
 : > build/check/results.txt
 count() { # count RESULT: add RESULT's first line to the totals
 	set -- $(echo "$1" | head -n 1 | sed 's/^[^:]*: //; s/[^0-9 ]//g')
@@ -212,9 +214,5 @@ failed=$((failed + n))
 echo "$tier: $passed passed, $failed failed" | tee -a build/check/times.txt
 cat build/check/times.txt build/check/results.txt > build/check/figures.txt
 # Only a run of the whole matrix: a subset would stand for make check.
-if [ -z "${PFE_MATRIX:-}" ] && [ "$tier" = standard ]; then
-	figures_file testsuite/figures.md "make check" build/check/figures.txt fence
-elif [ -z "${PFE_MATRIX:-}" ]; then
-	figures_file testsuite/figures-full.md "make check-full" build/check/figures.txt fence
-fi
+[ -n "${PFE_MATRIX:-}" ] || figures_file "$figures" "make $target" build/check/figures.txt fence
 [ "$failed" -eq 0 ]
