@@ -62,15 +62,22 @@ result() { # result PASS|FAIL TEXT
 	echo "$1: $2"
 	if [ "$1" = PASS ]; then passes=$((passes + 1)); else fails=$((fails + 1)); fi
 }
-# expect_failed CASE OUTPUT: OUTPUT's result line counts at least one failure.
-expect_failed() {
-	if echo "$2" | grep -qE '^[^:]+: [0-9]+ passed, [1-9][0-9]* failed'; then
-		result PASS "$1"
+# expect CASE OUTPUT GREP-ARGS...: CASE passes when grep GREP-ARGS finds a
+# line of OUTPUT; else it fails, OUTPUT shown.
+expect() {
+	_case=$1 _out=$2
+	shift 2
+	if echo "$_out" | grep -q "$@"; then
+		result PASS "$_case"
 	else
-		result FAIL "$1"
-		printf '%s\n' "$2" | sed 's/^/    /'
+		result FAIL "$_case"
+		printf '%s\n' "$_out" | sed 's/^/    /'
 	fi
 }
+# expect_failed CASE OUTPUT: OUTPUT's result line counts at least one failure.
+expect_failed() { expect "$1" "$2" -E '^[^:]+: [0-9]+ passed, [1-9][0-9]* failed'; }
+# expect_line CASE LINE OUTPUT: OUTPUT's result line is LINE.
+expect_line() { expect "$1" "$3" -xF "$2"; }
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT
 fake() { # fake NAME BODY: an executable NAME in $bin
@@ -167,12 +174,8 @@ PASS: c' ;;
 		sh scripts/suite-result.sh harness-b "$d/run" 2>&1)
 	case $c in
 	more)
-		if echo "$r" | grep -q '^harness-b: 3 passed, 0 failed, 0 unsupported$'; then
-			result PASS "harness: a run with more tests than its baseline passes"
-		else
-			result FAIL "harness: a run with more tests than its baseline passes"
-			printf '%s\n' "$r" | sed 's/^/    /'
-		fi ;;
+		expect_line "harness: a run with more tests than its baseline passes" \
+			"harness-b: 3 passed, 0 failed, 0 unsupported" "$r" ;;
 	missing) expect_failed "harness: a test of the baseline that did not run is a failure" "$r" ;;
 	twice) expect_failed "harness: a test name that occurs twice is a failure" "$r" ;;
 	esac
@@ -195,12 +198,8 @@ UNSUPPORTED: surprise (no reason)' ;;
 	r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh harness-u "$d" 2>&1)
 	case $c in
 	known)
-		if echo "$r" | grep -q '^harness-u: 1 passed, 0 failed, 1 unsupported$'; then
-			result PASS "harness: an expected UNSUPPORTED is not a failure"
-		else
-			result FAIL "harness: an expected UNSUPPORTED is not a failure"
-			printf '%s\n' "$r" | sed 's/^/    /'
-		fi ;;
+		expect_line "harness: an expected UNSUPPORTED is not a failure" \
+			"harness-u: 1 passed, 0 failed, 1 unsupported" "$r" ;;
 	*) expect_failed "harness: an UNSUPPORTED that is $c is a failure" "$r" ;;
 	esac
 done
@@ -209,12 +208,8 @@ done
 printf 'harness-u\tknown (a reason)\nfull:harness-u\tfull only (a reason)\n' > "$d/expected"
 printf 'PASS: a\nUNSUPPORTED: known (a reason)\nUNSUPPORTED: full only (a reason)\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
 r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh --full harness-u-legacy "$d" 2>&1)
-if echo "$r" | grep -q '^harness-u-legacy: 1 passed, 0 failed, 2 unsupported$'; then
-	result PASS "harness: --full expects of a legacy run its compiler's and the full tier's UNSUPPORTED"
-else
-	result FAIL "harness: --full expects of a legacy run its compiler's and the full tier's UNSUPPORTED"
-	printf '%s\n' "$r" | sed 's/^/    /'
-fi
+expect_line "harness: --full expects of a legacy run its compiler's and the full tier's UNSUPPORTED" \
+	"harness-u-legacy: 1 passed, 0 failed, 2 unsupported" "$r"
 r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh harness-u-legacy "$d" 2>&1)
 expect_failed "harness: without --full, a legacy run is expected only its own UNSUPPORTED" "$r"
 printf 'PASS: a\nUNSUPPORTED: known (a reason)\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
