@@ -16,9 +16,10 @@
 #                   lint fails
 #   baseline        a test of the baseline that did not run, a test name
 #                   twice: failures; more tests than the baseline: none
-#   unsupported     a new UNSUPPORTED, an expected one missing, and one
-#                   that is expected; in the full tier (--full) a legacy
-#                   run's and a "full:" line's
+#   unsupported     a new UNSUPPORTED, an expected one missing, one
+#                   reported by another .exp than its line names, a line
+#                   naming no .exp: failures; one that is expected, and
+#                   one of a .exp that did not run: none
 #   missing-tool    uftrace is not there: pfe.uftrace fails, it does not skip
 #   timeout         a launcher that never returns: the program runs fail
 #   hung-tool       a pfe-scan that never returns: each call times out and
@@ -186,35 +187,33 @@ d=$out/unsupported
 mkdir -p "$d"
 echo "runtest completed at now" > "$d/pfe.log"
 echo 0 > "$d/run-status"
-printf 'harness-u*\tknown (a reason)\n' > "$d/expected"
-for c in new missing known; do
+ran="Running /x/testsuite/pfe.harness/harness.exp ..."
+printf 'harness-u*\tpfe.harness/harness.exp\tknown (a reason)\nharness-u*\tpfe.lint/lint.exp\telsewhere (a reason)\n' > "$d/expected"
+for c in new missing known other-exp; do
 	case $c in
 	new) u='UNSUPPORTED: known (a reason)
 UNSUPPORTED: surprise (no reason)' ;;
 	missing) u= ;;
 	known) u='UNSUPPORTED: known (a reason)' ;;
+	other-exp) u="Running /x/testsuite/pfe.lint/lint.exp ...
+UNSUPPORTED: elsewhere (a reason)
+UNSUPPORTED: known (a reason)" ;;
 	esac
-	printf 'PASS: a\n%s\n\n# of expected passes\t\t1\n' "$u" > "$d/pfe.sum"
+	printf '%s\nPASS: a\n%s\n\n# of expected passes\t\t1\n' "$ran" "$u" > "$d/pfe.sum"
 	r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh harness-u "$d" 2>&1)
 	case $c in
 	known)
-		expect_line "harness: an expected UNSUPPORTED is not a failure" \
+		expect_line "harness: an expected UNSUPPORTED is not a failure (another .exp's, which did not run, is not expected)" \
 			"harness-u: 1 passed, 0 failed, 1 unsupported" "$r" ;;
+	other-exp) expect_failed "harness: an expected UNSUPPORTED reported by another .exp is a failure" "$r" ;;
 	*) expect_failed "harness: an UNSUPPORTED that is $c is a failure" "$r" ;;
 	esac
 done
-# The full tier (--full): a legacy run is expected what its compiler's run
-# is, and what "full:" lines name; make check expects neither of it.
-printf 'harness-u\tknown (a reason)\nfull:harness-u\tfull only (a reason)\n' > "$d/expected"
-printf 'PASS: a\nUNSUPPORTED: known (a reason)\nUNSUPPORTED: full only (a reason)\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
-r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh --full harness-u-legacy "$d" 2>&1)
-expect_line "harness: --full expects of a legacy run its compiler's and the full tier's UNSUPPORTED" \
-	"harness-u-legacy: 1 passed, 0 failed, 2 unsupported" "$r"
-r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh harness-u-legacy "$d" 2>&1)
-expect_failed "harness: without --full, a legacy run is expected only its own UNSUPPORTED" "$r"
-printf 'PASS: a\nUNSUPPORTED: known (a reason)\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
-r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh --full harness-u "$d" 2>&1)
-expect_failed "harness: --full, an UNSUPPORTED of the full tier that is missing is a failure" "$r"
+# A line of the expected list that could never be checked.
+printf 'PASS: a\n\n# of expected passes\t\t1\n' > "$d/pfe.sum"
+printf 'harness-u\tpfe.none/none.exp\tknown (a reason)\n' > "$d/expected"
+r=$(PFE_EXPECTED_UNSUPPORTED=$d/expected sh scripts/suite-result.sh harness-u "$d" 2>&1)
+expect_failed "harness: an expected-unsupported line naming no .exp is a failure" "$r"
 
 # missing-tool: no uftrace.
 fake uftrace 'echo "uftrace: not installed" >&2; exit 127'

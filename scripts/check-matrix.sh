@@ -33,11 +33,10 @@ cd "$top"
 . scripts/figures.sh
 
 tier=${1:-standard}
-# What each tier is: its make target, its budget, its figures, how its
-# runs are judged.
+# What each tier is: its make target, its budget, its figures.
 case $tier in
-standard) target=check budget=4800 figures=testsuite/figures.md tier_flag= ;;
-full) target=check-full budget=7200 figures=testsuite/figures-full.md tier_flag=--full ;;
+standard) target=check budget=4800 figures=testsuite/figures.md ;;
+full) target=check-full budget=7200 figures=testsuite/figures-full.md ;;
 *) echo "check-matrix: tier $tier: standard or full" >&2; exit 1 ;;
 esac
 ALL=$(grep -v '^#' testsuite/matrix | grep -v '^ *$')
@@ -171,7 +170,7 @@ for name in harness gcc-tests packages $runs; do
 	sed -n '/=== pfe Summary ===/,$p' "build/check/$name/pfe.sum" 2>/dev/null | grep '^#' || :
 	[ ! -f "build/check/$name/diff-stats.txt" ] ||
 		echo "pfe.diff: $(cat "build/check/$name/diff-stats.txt")"
-	result=$(sh scripts/suite-result.sh $tier_flag "$name" "build/check/$name") || :
+	result=$(sh scripts/suite-result.sh "$name" "build/check/$name") || :
 	echo "$result"
 	echo "$result" | head -n 1 >> build/check/results.txt
 	count "$result"

@@ -12,31 +12,31 @@
 # "runtest completed" line in pfe.log, an exit status other than 0 or 1, a
 # pass count that disagrees with DejaGnu's summary, no pass at all), and
 # every UNSUPPORTED line that is not in the expected list for NAME, or
-# expected and missing (not checked with --subset: a run of a few .exp
-# files), every test name that occurs twice, and every name of the run's
-# baseline ($PFE_BASELINE_DIR/NAME, default testsuite/baseline/NAME: one
-# test name a line, scripts/update-baseline.sh writes it) that the run did
-# not produce (not checked with --subset either).
+# expected of a .exp that ran and missing (not checked with --subset:
+# a run of part of a .exp), every test name that occurs twice, and every
+# name of the run's baseline ($PFE_BASELINE_DIR/NAME, default
+# testsuite/baseline/NAME: one test name a line, scripts/update-baseline.sh
+# writes it) that the run did not produce (not checked with --subset
+# either).
 #
 # The expected list, $PFE_EXPECTED_UNSUPPORTED or
-# testsuite/expected-unsupported, holds lines "GLOB<TAB>TEXT": TEXT is what
-# follows "UNSUPPORTED: " in pfe.sum, expected of every run whose NAME
-# matches the shell pattern GLOB; a TEXT that starts with "?" may happen and
-# may not (a toolchain that could not be built); '#' lines are comments.
-# --full (make check-full, every run with the whole suite): GLOB is matched
-# against NAME, NAME without "-legacy" (a legacy run then runs what the run
-# of its compiler runs, and meets what that one meets), and each of those
-# after "full:" (what only the full tier runs).
+# testsuite/expected-unsupported, holds lines "GLOB<TAB>EXP<TAB>TEXT": TEXT
+# is what follows "UNSUPPORTED: " in pfe.sum, expected of every run whose
+# NAME matches the shell pattern GLOB and that ran EXP, the .exp that
+# reports it (relative to testsuite/, as pfe.sum's "Running" lines name
+# them; "-" for a result before any, check-gcc.sh's run); a TEXT that
+# starts with "?" may happen and may not (a toolchain that could not be
+# built); '#' lines are comments.  Any other line (not three fields, an
+# EXP that is not a file of testsuite/) is a problem of every run.
 # --names: print the names of the tests of DIR/pfe.sum instead, sorted.
 # Exit status 0 when nothing failed, 1 otherwise.
 # Debug: sh -x scripts/suite-result.sh gcc-12 build/check/gcc-12
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd -P)
-subset= names= full=
+subset= names=
 case $1 in
 --subset) subset=1; shift ;;
 --names) names=1; shift ;;
---full) full=1; shift ;;
 esac
 name=$1 dir=$2 expected=${PFE_EXPECTED_UNSUPPORTED:-$top/testsuite/expected-unsupported}
 baseline=${PFE_BASELINE_DIR:-$top/testsuite/baseline}/$name
@@ -60,6 +60,17 @@ $(awk -v p="$name: $1: " 'NR <= 20 { print p $0 }' "$2")"
 	[ "$n" -le 20 ] || problem "$1: ... and $((n - 20)) more"
 }
 
+# unkey "EXP<TAB>TEXT": "TEXT (EXP)", as a problem names it.
+unkey() { printf '%s (%s)' "${1#*	}" "${1%%	*}"; }
+# The lines of the expected list that say nothing it could check: not
+# three fields, or an EXP that names no .exp of testsuite/.
+malformed() {
+	grep -v '^#' "$expected" 2>/dev/null | awk -F '\t' -v exps="$(cd "$top/testsuite" && ls -- */*.exp)" '
+		BEGIN { n = split(exps, e, "\n"); for (i = 1; i <= n; i++) known[e[i]] = 1; known["-"] = 1 }
+		NF && (NF != 3 || !known[$2])
+	'
+}
+
 passed=0 failed=0 unsupported=0
 status=$(cat "$dir/run-status" 2>/dev/null) || status=
 if [ ! -s "$sum" ]; then
@@ -81,26 +92,34 @@ else
 	[ "$passed" -gt 0 ] || [ "$unsupported" -gt 0 ] ||
 		{ problem "no test passed"; failed=$((failed + 1)); }
 
-	# Expected and actual UNSUPPORTED texts, one per line, sorted.
+	# Expected and actual UNSUPPORTED results, "EXP<TAB>TEXT" a line,
+	# sorted: EXP the .exp that reported it, as pfe.sum's "Running" line
+	# names it (relative to testsuite/), "-" before any.  An expected one
+	# is wanted only where its .exp ran.
 	tmp=$(mktemp -d)
 	tab=$(printf '\t')
-	keys=$name
-	[ -z "$full" ] || keys="$name ${name%-legacy} full:$name full:${name%-legacy}"
-	grep -v '^#' "$expected" 2>/dev/null | while IFS="$tab" read -r glob text; do
-		[ -n "$glob" ] || continue
-		for key in $keys; do
-			# shellcheck disable=SC2254
-			case $key in $glob) printf '%s\n' "$text"; break ;; esac
-		done
+	awk -v tab="$tab" '
+		/^Running .*\.exp \.\.\.$/ { file = $2; sub(/.*\/testsuite\//, "", file) }
+		/^UNSUPPORTED: / { sub(/^UNSUPPORTED: /, ""); print (file == "" ? "-" : file) tab $0 }
+	' "$sum" | sort -u > "$tmp/got"
+	{ echo -; sed -n 's|^Running .*/testsuite/\(.*\.exp\) \.\.\.$|\1|p' "$sum"; } > "$tmp/ran"
+	grep -v '^#' "$expected" 2>/dev/null | awk -F "$tab" -v ran="$tmp/ran" '
+		BEGIN { while ((getline e < ran) > 0) run[e] = 1 }
+		NF == 3 && run[$2] { print $1 "\t" $2 "\t" $3 }
+	' | while IFS="$tab" read -r glob exp text; do
+		# shellcheck disable=SC2254
+		case $name in $glob) printf '%s\t%s\n' "$exp" "$text" ;; esac
 	done > "$tmp/list"
-	grep -v '^?' "$tmp/list" | sort -u > "$tmp/want"
-	sed -n 's/^?//p' "$tmp/list" | sort -u > "$tmp/may"
-	sed -n 's/^UNSUPPORTED: //p' "$sum" | sort -u > "$tmp/got"
+	grep -v "$tab?" "$tmp/list" | sort -u > "$tmp/want"
+	sed -n "s/$tab?/$tab/p" "$tmp/list" | sort -u > "$tmp/may"
 	sort -u "$tmp/want" "$tmp/may" | comm -23 "$tmp/got" - > "$tmp/new"
 	if [ -n "$subset" ]; then : > "$tmp/gone"; else comm -13 "$tmp/got" "$tmp/want" > "$tmp/gone"; fi
-	while IFS= read -r l; do problem "unexpected UNSUPPORTED: $l"; done < "$tmp/new"
-	while IFS= read -r l; do problem "expected UNSUPPORTED missing: $l"; done < "$tmp/gone"
+	while IFS= read -r l; do problem "unexpected UNSUPPORTED: $(unkey "$l")"; done < "$tmp/new"
+	while IFS= read -r l; do problem "expected UNSUPPORTED missing: $(unkey "$l")"; done < "$tmp/gone"
 	failed=$((failed + $(wc -l < "$tmp/new") + $(wc -l < "$tmp/gone")))
+	malformed > "$tmp/malformed"
+	listed "expected-unsupported line that names no .exp (GLOB<TAB>EXP<TAB>TEXT)" "$tmp/malformed"
+	failed=$((failed + $(wc -l < "$tmp/malformed")))
 
 	# Every test name once; every name of the run's baseline there.
 	test_names > "$tmp/names"
