@@ -365,11 +365,22 @@ static int mem_write(int fd, uintptr_t at, const void *bytes, size_t len)
 	return pwrite64(fd, bytes, len, (off64_t)at) == (ssize_t)len ? 0 : PFE_EPROT;
 }
 
+/* Whether edit NEXT joins the span LO..HI: when it is on the page of the
+ * span's last byte or the next.  A write costs about as much as copying
+ * a page or two (some 1.6 us each, measured), and the span then covers no
+ * page without an edit (nothing else is made a private copy, nor is a
+ * page met that is not code: another object's mapping, a guard page). */
+#define SPAN_MAX 65536
+static bool joins_span(uintptr_t lo, uintptr_t hi, const struct edit *next)
+{
+	uintptr_t page = ~(uintptr_t)(page_size - 1);
+
+	return (next->at & page) <= ((hi - 1) & page) + (uintptr_t)page_size && next->at + next->len - lo <= SPAN_MAX;
+}
+
 /* x86: the edits in spans, each one write of the bytes from its first
  * edit to its last (the bytes between rewritten as they are: no thread
- * can tell); edits closer than SPAN_GAP share a span. */
-#define SPAN_GAP 256
-#define SPAN_MAX 65536
+ * can tell). */
 static int mem_write_spans(int fd, const struct edit *e, size_t n)
 {
 	static uint8_t buf[SPAN_MAX];	/* under pfe__lock */
@@ -377,7 +388,7 @@ static int mem_write_spans(int fd, const struct edit *e, size_t n)
 	for (size_t i = 0, j; i < n; i = j) {
 		uintptr_t lo = e[i].at, hi = lo + e[i].len;
 
-		for (j = i + 1; j < n && e[j].at <= hi + SPAN_GAP && e[j].at + e[j].len - lo <= SPAN_MAX; j++)
+		for (j = i + 1; j < n && joins_span(lo, hi, &e[j]); j++)
 			hi = e[j].at + e[j].len > hi ? e[j].at + e[j].len : hi;
 		memcpy(buf, (const void *)lo, hi - lo);
 		for (size_t k = i; k < j; k++)
@@ -660,19 +671,19 @@ static struct site site_of(const struct pfe_func *f, size_t j)
 	return (struct site){ f->sleds[j - 1].at, pfe__arch->exit_sled, f->sleds[j - 1].target };
 }
 
-/* PART of a site's toggled instruction WHOLE: all of it (PART_WHOLE), or
- * on x86 (int3 protocol) its first byte as int3 (PART_TRAP), the rest
- * (PART_TAIL), the first byte (PART_HEAD). */
+/* PART of a site's toggled instruction, LEN BYTES at AT, into E: all of
+ * it (PART_WHOLE), or on x86 (int3 protocol) its first byte as int3
+ * (PART_TRAP), the rest (PART_TAIL), the first byte (PART_HEAD). */
 enum part { PART_NONE = -2, PART_WHOLE = -1, PART_TRAP, PART_TAIL, PART_HEAD };
 
-static void part_of(const struct edit *whole, enum part part, struct edit *e)
+static void part_of(uintptr_t at, const uint8_t *bytes, unsigned len, enum part part, struct edit *e)
 {
 	unsigned from = part == PART_TAIL;
 
-	e->at = whole->at + from;
-	e->len = part == PART_TRAP || part == PART_HEAD ? 1 : whole->len - from;
+	e->at = at + from;
+	e->len = part == PART_TRAP || part == PART_HEAD ? 1 : len - from;
 	e->slot = false;
-	memcpy(e->bytes, whole->bytes + from, e->len);
+	memcpy(e->bytes, bytes + from, e->len);
 	if (part == PART_TRAP)
 		e->bytes[0] = pfe__arch->trap_byte;
 }
@@ -683,11 +694,9 @@ static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, enum pa
 	uint8_t seq[PFE_ENC_MAX_BYTES];
 	struct site s = site_of(f, j);
 	const struct pfe_enc_patch *p = s.patch;
-	struct edit whole = { .at = s.at + p->toggle_off, .len = p->toggle_len };
 
 	p->put(seq, s.at, s.target, enable);
-	memcpy(whole.bytes, seq + p->toggle_off, p->toggle_len);
-	part_of(&whole, part, e);
+	part_of(s.at + p->toggle_off, seq + p->toggle_off, p->toggle_len, part, e);
 }
 
 /* A batch's edits, computed in one pass over its functions (each pass
@@ -701,22 +710,27 @@ struct batch {
 	size_t cap, nall, nsites;
 };
 
-/* Room in B for K + MORE edits, in ALL (its first K kept) and in E. */
-static bool batch_room(struct batch *b, size_t k, size_t more)
+/* B grown to room for K + MORE edits, in ALL (its first K kept) and in E. */
+static bool grow_batch(struct batch *b, size_t k, size_t more)
 {
 	size_t cap = b->cap ? b->cap : 1024;
 	struct edit *grown;
 
-	if (k + more > b->cap) {
-		while (cap < k + more)
-			cap *= 2;
-		if (!(grown = reallocarray(b->buf, 2 * cap, sizeof *grown)))
-			return false;
-		memmove(grown + cap, grown + b->cap, k * sizeof *grown);
-		b->buf = grown, b->cap = cap;
-	}
+	while (cap < k + more)
+		cap *= 2;
+	if (!(grown = reallocarray(b->buf, 2 * cap, sizeof *grown)))
+		return false;
+	memmove(grown + cap, grown + b->cap, k * sizeof *grown);
+	b->buf = grown, b->cap = cap;
 	b->e = b->buf, b->all = b->buf + b->cap;
 	return true;
+}
+
+/* Room in B for K + MORE edits (checked for each function: grown
+ * seldom). */
+static bool batch_room(struct batch *b, size_t k, size_t more)
+{
+	return k + more <= b->cap || grow_batch(b, k, more);
 }
 
 /* The functions of batch B of FS say again that they are as before it
@@ -782,7 +796,7 @@ static const struct edit *phase_edits(const struct batch *b, struct phase ph, si
 		if (b->all[i].slot && ph.slots)
 			b->e[k++] = b->all[i];
 		else if (!b->all[i].slot && ph.part != PART_NONE)
-			part_of(&b->all[i], ph.part, &b->e[k++]);
+			part_of(b->all[i].at, b->all[i].bytes, b->all[i].len, ph.part, &b->e[k++]);
 	}
 	*n = k;
 	return b->e;
