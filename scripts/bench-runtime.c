@@ -1,7 +1,9 @@
-/* bench-runtime.c: the program scripts/bench-runtime.sh builds five ways
- * (gcc plain, gcc with pfe and libpfe, clang plain, clang -fxray-instrument
- * with both sleds, and with the function-entry bundle alone) to measure
- * the run-time library against LLVM XRay doing the same work:
+/* bench-runtime.c: the program scripts/bench-runtime.sh builds eight ways
+ * (gcc plain, gcc with pfe and libpfe, with exits too, clang plain, clang
+ * -fxray-instrument with both sleds, and with the function-entry bundle
+ * alone; gcc with pfe and the function-entry bundle again with
+ * -DBENCH_PAD) to measure the run-time library against LLVM XRay doing
+ * the same work:
  *
  *   bench-runtime calls off|entry|both   ns per call of one small function
  *                                        called over and over (all in the
@@ -79,7 +81,16 @@
 	X1000(G, n##5) X1000(G, n##6) X1000(G, n##7) X1000(G, n##8) X1000(G, n##9)
 #define X_ALL(G) X10000(G, 1) X10000(G, 2) X10000(G, 3) X10000(G, 4) X10000(G, 5) \
 	X10000(G, 6) X10000(G, 7) X10000(G, 8) X10000(G, 9) X10000(G, 10)
-#define DEFINE(n) NOINLINE int bench_f##n(int x) { return x + n; }
+/* -DBENCH_PAD=N: each function N bytes of NOPs longer, run through on a
+ * call: a program whose functions are as far apart as a real one's (the
+ * patch rows; the bench's own are 32 bytes apart, 128 on a page). */
+#ifdef BENCH_PAD
+#define STRING(x) #x
+#define PAD(n) __asm__ volatile(".skip " STRING(n) ", 0x90")
+#else
+#define PAD(n) (void)0
+#endif
+#define DEFINE(n) NOINLINE int bench_f##n(int x) { PAD(BENCH_PAD); return x + n; }
 #define DECLARE(n) int bench_f##n(int);
 #define ADDRESS(n) bench_f##n,
 #define NMANY 100000

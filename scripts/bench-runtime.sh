@@ -2,15 +2,17 @@
 # bench-runtime.sh CC PLUGIN RTDIR: the run-time library against LLVM XRay
 # doing the same work (make bench).  One source, scripts/bench-runtime.c:
 # a program of 100000 small functions (and one leaf called in a loop),
-# all of one int argument, built six ways at -O2: CC plain; CC with pfe
+# all of one int argument, built eight ways at -O2: CC plain; CC with pfe
 # (fentry-nop + ops-slot + vector-args: their entries save no vector
 # register) and libpfe.a, and the same with exit sleds (exits); clang-16 plain;
 # clang-16 -fxray-instrument (entry and exit sleds); clang-16
 # -fxray-instrument -fxray-instrumentation-bundle=function-entry (entry
-# sleds only).  pfe links libpfe.a as XRay links its runtime (its
-# trampolines within the code's reach); the two pfe builds linked again
-# with libpfe.so instead (pfe-so, pfe-exits-so: a veneer's indirect jump
-# on every call and exit, as under pfe-trace) give rows of their own.
+# sleds only); the pfe build and the last again with every function 512
+# bytes longer (the padded pair).  pfe links libpfe.a as XRay links its
+# runtime (its trampolines within the code's reach); the two pfe builds
+# linked again with libpfe.so instead (pfe-so, pfe-exits-so: a veneer's
+# indirect jump on every call and exit, as under pfe-trace) give rows of
+# their own.
 # Each side's entry-only rows run its entry-only build,
 # the others its entry-and-exit build.  The handler's work is the same on
 # both sides (a per-thread counter incremented), and each program checks
@@ -31,7 +33,10 @@
 #       pfe_disable_all against __xray_patch / __xray_unpatch, each with its
 #       own protections (pfe keeps its scheme; XRay makes the pages RWX);
 #       entry only again with a second thread alive (pfe's protocol for
-#       threads; alone it writes each site once)
+#       threads; alone it writes each site once), and entry only again
+#       in the padded pair: the pfe and XRay entry-only builds with 512
+#       bytes of NOPs in every function (-DBENCH_PAD), as far apart as a
+#       real program's functions (the others are 32 bytes apart)
 # ROUNDS (default 7) runs of every program, the two sides taking turns so
 # that both meet the same machine; each run takes the fastest of 3 rounds
 # of its own.  A row prints each side's best (and worst) run, the ratio of
@@ -45,6 +50,8 @@
 set -eu
 cc=$1 plugin=$2 rt=$3
 rounds=${ROUNDS:-7}
+# The padded pair's NOPs a function (functions some 540 bytes apart).
+pad=512
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 . "$top/scripts/figures.sh"
 out=$top/build/bench-runtime
@@ -100,7 +107,7 @@ build() {
 	shift
 	link $name $name "$@"
 }
-echo "bench-runtime: building six programs of 100000 functions (a few minutes)"
+echo "bench-runtime: building eight programs of 100000 functions (a few minutes)"
 build gplain "$gplain"
 build pfe "$pfe" $lib
 build pfe-exits "$pfe_exits" $lib
@@ -109,6 +116,8 @@ link pfe-exits-so pfe-exits "$pfe_exits" $lib_so
 build cplain "$cplain"
 build xray "$xray" -DBENCH_XRAY
 build xray-entry "$xray_entry" -DBENCH_XRAY
+build pfe-pad "$pfe -DBENCH_PAD=$pad" $lib
+build xray-pad "$xray_entry -DBENCH_PAD=$pad" -DBENCH_XRAY
 $cc -O2 -fplugin=$plugin -fplugin-arg-pfe-fentry -fplugin-arg-pfe-fentry-nop -I$top/runtime \
 	"$top/testsuite/pfe.runtime/rt-soak.c" $rt/libpfe.so -Wl,-rpath,$rt -lpthread -o soak 2> soak.log ||
 	fail "building soak" soak.log
@@ -147,6 +156,8 @@ for r in $(seq "$rounds"); do
 	run patch-both-xray ./xray patch both
 	run patch2-entry-pfe ./pfe patch2 entry
 	run patch2-entry-xray ./xray-entry patch2 entry
+	run patch-pad-pfe ./pfe-pad patch entry
+	run patch-pad-xray ./xray-pad patch entry
 done
 
 # row LABEL PFE XRAY: a table row of res/PFE against res/XRAY, a figure a
@@ -226,6 +237,10 @@ table() {
 		row "entry only (XRay: 100000 sleds), $p 100000, a second thread alive: ms" \
 			patch2-entry-pfe.${p}_ms patch2-entry-xray.${p}_ms
 	done
+	for p in patch unpatch repatch reunpatch; do
+		row "entry only (XRay: 100000 sleds), $p 100000 functions $pad bytes longer: ms" \
+			patch-pad-pfe.${p}_ms patch-pad-xray.${p}_ms
+	done
 	echo
 	echo "Disabled rows: each side's instrumented program over the same program built"
 	echo "plain by the same compiler; pfe / XRay is the ratio of those two overheads."
@@ -234,6 +249,8 @@ table() {
 	echo "Patch rows: repatch and reunpatch are the second time in the same process;"
 	echo "the process is one thread (libpfe writes each site once) unless the row says"
 	echo "a second thread is alive (libpfe's protocol for threads: x86's int3 protocol)."
+	echo "The last four: every function $pad bytes of NOPs longer, as far apart as a real"
+	echo "program's (the others are 32 bytes apart, 128 on a page of code)."
 	echo
 }
 table | tee table.md
