@@ -98,11 +98,11 @@ else
 	# is wanted only where its .exp ran.
 	tmp=$(mktemp -d)
 	tab=$(printf '\t')
-	awk -v tab="$tab" '
-		/^Running .*\.exp \.\.\.$/ { file = $2; sub(/.*\/testsuite\//, "", file) }
+	echo - > "$tmp/ran"
+	awk -v tab="$tab" -v ran="$tmp/ran" '
+		/^Running .*\.exp \.\.\.$/ { file = $2; sub(/.*\/testsuite\//, "", file); print file >> ran }
 		/^UNSUPPORTED: / { sub(/^UNSUPPORTED: /, ""); print (file == "" ? "-" : file) tab $0 }
 	' "$sum" | sort -u > "$tmp/got"
-	{ echo -; sed -n 's|^Running .*/testsuite/\(.*\.exp\) \.\.\.$|\1|p' "$sum"; } > "$tmp/ran"
 	grep -v '^#' "$expected" 2>/dev/null | awk -F "$tab" -v ran="$tmp/ran" '
 		BEGIN { while ((getline e < ran) > 0) run[e] = 1 }
 		NF == 3 && run[$2] { print $1 "\t" $2 "\t" $3 }
