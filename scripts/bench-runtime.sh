@@ -61,7 +61,7 @@ cd "$out"
 src=$top/scripts/bench-runtime.c
 start=$(date +%s)
 
-# The five builds: NAME and its compiler command (the main unit's extra
+# The compilers' commands, by build (the main unit's extra
 # arguments follow the parts').
 gplain="$cc -O2"
 pfe="$cc -O2 -fplugin=$plugin -fplugin-arg-pfe-fentry -fplugin-arg-pfe-fentry-nop -fplugin-arg-pfe-ops-slot"
@@ -204,6 +204,17 @@ sleds() {
 	both) echo 200000 ;;
 	esac
 }
+# patch_rows MODE WHAT KEY STEP...: a row of each patch STEP (patch,
+# unpatch, ...) of a MODE build, res/KEY-pfe.STEP_ms against
+# res/KEY-xray.STEP_ms, WHAT after the step in its label.
+patch_rows() {
+	mode=$1 what=$2 key=$3
+	shift 3
+	for step in "$@"; do
+		row "$(label $mode) (XRay: $(sleds $mode) sleds), $step $what: ms" \
+			$key-pfe.${step}_ms $key-xray.${step}_ms
+	done
+}
 # The table and its legend, as printed, also into runtime/bench-figures.md
 # (with where and when it was measured): runtime/README.md's figures are
 # that file, written here, not by hand.
@@ -229,18 +240,10 @@ table() {
 	row "entry only, 100000 functions, pfe by lookup: ns per call" \
 		spread-entry-lookup.ns_per_call spread-entry-xray.ns_per_call
 	for m in entry both; do
-		for p in patch unpatch repatch reunpatch; do
-			row "$(label $m) (XRay: $(sleds $m) sleds), $p 100000: ms" patch-$m-pfe.${p}_ms patch-$m-xray.${p}_ms
-		done
+		patch_rows $m 100000 patch-$m patch unpatch repatch reunpatch
 	done
-	for p in patch repatch; do
-		row "entry only (XRay: 100000 sleds), $p 100000, a second thread alive: ms" \
-			patch2-entry-pfe.${p}_ms patch2-entry-xray.${p}_ms
-	done
-	for p in patch unpatch repatch reunpatch; do
-		row "entry only (XRay: 100000 sleds), $p 100000 functions $pad bytes longer: ms" \
-			patch-pad-pfe.${p}_ms patch-pad-xray.${p}_ms
-	done
+	patch_rows entry "100000, a second thread alive" patch2-entry patch repatch
+	patch_rows entry "100000 functions $pad bytes longer" patch-pad patch unpatch repatch reunpatch
 	echo
 	echo "Disabled rows: each side's instrumented program over the same program built"
 	echo "plain by the same compiler; pfe / XRay is the ratio of those two overheads."
