@@ -205,7 +205,9 @@ install_corpus() {
 	[ -s "$PFE_CORPUS/sqlite3.c" ] && return 0
 	say "fetching $SQLITE_NPM (sqlite3 amalgamation) into $PFE_CORPUS"
 	tmp=$(mktemp -d)
-	(cd "$tmp" && npm pack --silent "$SQLITE_NPM" >>"$LOG" 2>&1 &&
+	# --loglevel=error, not --silent: npm's reason for a failure (a TLS
+	# proxy's certificate, no network) goes to $LOG, not nowhere.
+	(cd "$tmp" && npm pack --loglevel=error "$SQLITE_NPM" >>"$LOG" 2>&1 &&
 		tar xzf ./*.tgz package/deps/sqlite3/sqlite3.c \
 			package/deps/sqlite3/sqlite3.h) ||
 		{ say "npm pack $SQLITE_NPM failed, see $LOG"; rm -rf "$tmp"; exit 1; }
