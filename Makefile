@@ -42,9 +42,11 @@ $(error LEGACY=$(LEGACY): use LEGACY=1 (GCC 4.9-7 code paths) or LEGACY=0)
 endif
 LEGACY_ON := $(filter 1,$(LEGACY))
 BUILD := build/$(CC_NAME)$(if $(LEGACY_ON),-legacy)
-PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin)
-GCC_TARGET := $(shell $(CC) -dumpmachine)
-GCC_MAJOR := $(shell $(CC) -dumpversion | cut -d. -f1)
+# Quiet when CC does not run: on a new machine make demo and make check
+# install it first (the build says so if it still does not).
+PLUGIN_DIR := $(shell $(CC) -print-file-name=plugin 2>/dev/null)
+GCC_TARGET := $(shell $(CC) -dumpmachine 2>/dev/null)
+GCC_MAJOR := $(shell $(CC) -dumpversion 2>/dev/null | cut -d. -f1)
 HOST_ARCH := $(shell uname -m)
 # The plugin's C++ compiler: the first of g++-N (CC's version, for the
 # host) and g++ that compiles C++ with its library's headers (GCC 7.5 as
@@ -65,7 +67,7 @@ ARCH_BACKEND := $(strip \
 	$(if $(filter x86_64-% i%86-%,$(GCC_TARGET)),x86) \
 	$(if $(filter aarch64-%,$(GCC_TARGET)),aarch64) \
 	$(if $(filter riscv%,$(GCC_TARGET)),riscv))
-ARCH_SRC := arch-hooks/$(ARCH_BACKEND)/gcc.c
+ARCH_SRC := $(if $(ARCH_BACKEND),arch-hooks/$(ARCH_BACKEND)/gcc.c)
 ARCH_PLAIN_SRCS := $(sort $(wildcard arch-hooks/*.c)) $(sort $(wildcard arch-hooks/*/bytes.c))
 ARCH_PLAIN_HDRS := $(wildcard arch-hooks/*.h arch-hooks/*/*.h)
 
@@ -93,6 +95,7 @@ $(BUILD)/gcc-id: FORCE
 	@echo '$(GCC_ID)' | cmp -s - $@ || echo '$(GCC_ID)' > $@
 
 $(BUILD)/pfe.so: $(PLUGIN_SRCS) $(PLUGIN_HDRS) Makefile $(BUILD)/gcc-id
+	$(if $(GCC_TARGET),,$(error pfe: CC=$(CC) does not run (make demo or make check installs gcc)))
 	$(if $(ARCH_BACKEND),,$(error pfe: no arch-hooks for target $(GCC_TARGET)))
 	$(if $(PLUGIN_CXX),,$(error pfe: no C++ compiler builds the plugin for $(CC): neither g++-$(GCC_MAJOR) nor g++ compiles C++ with its headers; set PLUGIN_CXX=))
 	@mkdir -p $(BUILD)

@@ -40,6 +40,8 @@
 #   plugin-cxx      make CC=gcc-7 with GCC 7.5 first in PATH (its g++-7 has
 #                   no library headers) builds the plugin with g++; with no
 #                   working C++ compiler make stops naming PLUGIN_CXX
+#   bad-cc          make with a CC that does not run, and with one for a
+#                   target arch-hooks/ lacks: make stops naming them
 #   sid-reclone     a tree deleted and cloned anew at the same path (as CI
 #                   does): sid-run must show the new tree in the chroot, not
 #                   the deleted one its old mount still holds
@@ -376,6 +378,20 @@ if [ -x "$g7/gcc-7" ]; then
 else
 	result FAIL "harness: make CC=gcc-7 with GCC 7.5 first in PATH (no GCC 7.5 at $g7)"
 fi
+
+# bad-cc: make with a CC that does not run (a new machine before make demo
+# installs gcc), and with one for a target arch-hooks/ lacks: make stops
+# naming CC, and the target.  (make -n: the checks come before a build.)
+fake sparc64-gcc 'case $1 in -dumpmachine) echo sparc64-linux-gnu ;; -dumpversion) echo 12 ;; *) echo /none ;; esac'
+for c in "pfe-no-such-gcc:CC=pfe-no-such-gcc does not run" "sparc64-gcc:no arch-hooks for target sparc64-linux-gnu"; do
+	r=$(PATH=$bin:$PATH make -n -B CC="${c%%:*}" "build/${c%%:*}/pfe.so" 2>&1)
+	if printf '%s\n' "$r" | grep -q "pfe: ${c#*:}"; then
+		result PASS "harness: make CC=${c%%:*} stops: ${c#*:}"
+	else
+		result FAIL "harness: make CC=${c%%:*} stops: ${c#*:}"
+		printf '%s\n' "$r" | sed 's/^/    /'
+	fi
+done
 
 # sid-reclone: a tree outside /tmp and outside this tree (both are mounted
 # in the chroot already), entered, then deleted and made again.
