@@ -7,6 +7,8 @@
 #   stale-sum       runtest dies at once (exit 127) after a good run left its
 #                   pfe.sum: the old result must not be read
 #   unfinished      runtest writes PASS lines and dies before finishing
+#   killed          a complete run (summary, "runtest completed") whose
+#                   runtest exit status says it was killed
 #   gcc-tests-setup GCC's own tests (check-gcc.sh) after a good run of them,
 #                   with a setup that fails: the old result must not be read
 #   tcl-error       a Tcl error and dg-final checks without output
@@ -110,6 +112,15 @@ fake runtest 'printf "PASS: a\n# of expected passes\t\t1\n" > pfe.sum; kill -9 $
 r=$(PATH="$bin:$PATH" sh scripts/run-suite.sh harness-unfinished "$cc" 2>&1)
 expect_failed "harness: a runtest killed before it completes is a failure" "$r"
 rm "$bin/runtest"
+
+# killed: a complete run, summary and "runtest completed" written, whose
+# runtest was killed (timeout's TERM at PFE_SUITE_TIMEOUT: DejaGnu writes
+# both as it dies): its exit status alone says so.
+d=$out/killed
+good_run "$d"
+echo 124 > "$d/run-status"
+r=$(sh scripts/suite-result.sh harness-killed "$d" 2>&1)
+expect_failed "harness: a complete run whose runtest was killed (exit status 124) is a failure" "$r"
 
 # gcc-tests-setup: GCC's own tests after a good run of them, with a setup
 # that fails (no cache directory can be made): the old result must not be
@@ -279,7 +290,13 @@ rm -rf build/check/harness-stale build/check/harness-unfinished build/check/harn
 # the exit status is not 0.
 d=$out/matrix
 mkdir -p "$d/tree"
-git ls-files -z | xargs -0 tar cf - | tar xf - -C "$d/tree"
+# The tree's files: git's in a clone; all but build/ in a copy that is no
+# clone (check-mutants.sh's, which mutates this harness's scripts).
+if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
+	git ls-files -z | xargs -0 tar cf -
+else
+	tar cf - --exclude=./build .
+fi | tar xf - -C "$d/tree"
 sed -i 's#/var/lib/pfe/gcc-7/bin/gcc-7#/nonexistent/gcc-7#' "$d/tree/testsuite/matrix"
 sed -i '/^gcc-10 /s#pfe\.trace/trace\.exp#pfe.trace/trcae.exp#' "$d/tree/testsuite/matrix"
 rm -f "$d/tree/testsuite/baseline/gcc-9"
@@ -391,11 +408,12 @@ expect "harness: make CC=sparc64-gcc stops: no arch-hooks for target sparc64-lin
 # sid-reclone: a tree outside /tmp and outside this tree (both are mounted
 # in the chroot already), entered, then deleted and made again.
 sid=${PFE_SID_ROOT:-/var/lib/pfe/sid}
-t=/var/tmp/pfe-harness-sid
 reclone() { # reclone WORD: the tree at $t anew, its file mark saying WORD
 	rm -rf "$t" && mkdir -p "$t/scripts" && cp scripts/sid-run "$t/scripts/" && echo "$1" > "$t/mark"
 }
 if [ -x "$sid/bin/sh" ]; then
+	# Its own path: two copies of the tree may run this at once (check-mutants.sh).
+	t=$(mktemp -d /var/tmp/pfe-harness-sid.XXXXXX)
 	reclone old
 	(cd "$t" && scripts/sid-run cat mark) > /dev/null 2>&1
 	reclone new

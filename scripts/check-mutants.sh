@@ -4,12 +4,14 @@
 # For each mutant of testsuite/mutants (all, or the NAMEs given): copy the
 # tree (tracked and new files, no build/), apply the mutant's sed scripts,
 # and run the part of the suite it names (scripts/run-suite.sh, pfe.diff at
-# PFE_DIFF=quick) with that run of testsuite/matrix.  A mutant is caught when
-# a test of that run fails (FAIL, XPASS, UNRESOLVED, ERROR); it prints which
-# tests caught it.  A run that fails with no failing test (the mutant broke
-# the build) is BROKEN: the mutant tests nothing, rewrite it.  First, each part
-# of the suite runs once on the tree as it is and must pass: otherwise
-# every mutant would look caught.  Two runs at a time (PFE_JOBS).
+# PFE_DIFF=quick) with that run of testsuite/matrix, or for a mutant of the
+# harness the harness's own tests (scripts/check-harness.sh, run "harness").
+# A mutant is caught when a test of that run fails (FAIL, XPASS,
+# UNRESOLVED, ERROR); it prints which tests caught it.  A run that fails
+# with no failing test (the mutant broke the build) is BROKEN: the mutant
+# tests nothing, rewrite it.  First, each part of the suite runs once on
+# the tree as it is and must pass: otherwise every mutant would look
+# caught.  Two runs at a time (PFE_JOBS).
 #
 # Exit status 0 only if the unmutated runs passed and every mutant was
 # caught; a mutant whose sed script changes nothing is stale: a failure too.
@@ -55,10 +57,16 @@ add_fuzzer() {
 }
 
 # run_part DIR RUN EXP...: run-suite.sh in the tree DIR for RUN of
-# testsuite/matrix on the .exp files; prints its result.
+# testsuite/matrix on the .exp files; prints its result.  RUN harness (no
+# EXP): the harness's own tests, check-harness.sh (about 3 minutes).
 run_part() {
 	dir=$1 run=$2
 	shift 2
+	if [ "$run" = harness ]; then
+		(cd "$dir" && sh scripts/check-harness.sh > build/harness.log 2>&1
+			sh scripts/suite-result.sh harness build/check/harness)
+		return
+	fi
 	line=$(grep -v '^#' testsuite/matrix | awk -v r="$run" '$1 == r')
 	[ -n "$line" ] || { printf '%s: not in testsuite/matrix\n' "$run"; return 1; }
 	set -- $line "$@"
@@ -166,7 +174,7 @@ add_fuzzer "$work/unmutated" ""
 echo "check-mutants: the suite's parts, unmutated"
 # One part per run: the .exp files of all its mutants.
 parts=$(for n in $names; do field "$n" where; done |
-	awk '{ for (i = 2; i <= NF; i++) if (!seen[$1 " " $i]++) exps[$1] = exps[$1] " " $i }
+	awk '{ if (!($1 in exps)) exps[$1] = ""; for (i = 2; i <= NF; i++) if (!seen[$1 " " $i]++) exps[$1] = exps[$1] " " $i }
 	     END { for (r in exps) print r exps[r] }')
 printf '%s\n' "$parts" | xargs -P "$jobs" -L 1 sh "$0" --base > "$work/base.txt" 2>&1 || :
 if grep -q ' [1-9][0-9]* failed' "$work/base.txt" ||
