@@ -4,8 +4,9 @@
 # run or did not finish; each case below makes one of those happen on
 # purpose and checks that run-suite.sh / suite-result.sh count it:
 #
-#   stale-sum       runtest dies at once (exit 127) after a good run left its
-#                   pfe.sum: the old result must not be read
+#   stale-sum       runtest dies at once (exit 127), or stops at an unknown
+#                   argument (exit 1, as with failures), after a good run
+#                   left its pfe.sum: the old result must not be read
 #   unfinished      runtest writes PASS lines and dies before finishing
 #   killed          a complete run (summary, "runtest completed") whose
 #                   runtest exit status says it was killed
@@ -106,6 +107,13 @@ good_run "$d"
 fake runtest 'exit 127'
 r=$(PATH="$bin:$PATH" sh scripts/run-suite.sh harness-stale "$cc" 2>&1)
 expect_failed "harness: a runtest that dies (exit 127) after a good run is a failure" "$r"
+rm "$bin/runtest"
+# The real runtest, stopped by an argument it does not know before it
+# writes anything: its exit status is 1, as a run with failures gets, so
+# only the removal of the old run's files tells them apart.
+good_run "$d"
+r=$(RUNTESTFLAGS=--pfe-no-such-option sh scripts/run-suite.sh harness-stale "$cc" 2>&1)
+expect_failed "harness: a runtest that stops at an unknown argument (exit 1) after a good run is a failure" "$r"
 
 # unfinished: PASS lines and a summary, but runtest never completed.
 fake runtest 'printf "PASS: a\n# of expected passes\t\t1\n" > pfe.sum; kill -9 $$'
