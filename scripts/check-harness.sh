@@ -298,13 +298,10 @@ rm -rf build/check/harness-stale build/check/harness-unfinished build/check/harn
 # the exit status is not 0.
 d=$out/matrix
 mkdir -p "$d/tree"
-# The tree's files: git's in a clone; all but build/ in a copy that is no
-# clone (check-mutants.sh's, which mutates this harness's scripts).
-if [ "$(git rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
-	git ls-files -z | xargs -0 tar cf -
-else
-	tar cf - --exclude=./build .
-fi | tar xf - -C "$d/tree"
+# The tree as it is, but its builds and git's files (not git ls-files:
+# check-mutants.sh's copies, which mutate this harness's scripts, are no
+# clones).
+tar cf - --exclude=./build --exclude=./.git . | tar xf - -C "$d/tree"
 sed -i 's#/var/lib/pfe/gcc-7/bin/gcc-7#/nonexistent/gcc-7#' "$d/tree/testsuite/matrix"
 sed -i '/^gcc-10 /s#pfe\.trace/trace\.exp#pfe.trace/trcae.exp#' "$d/tree/testsuite/matrix"
 rm -f "$d/tree/testsuite/baseline/gcc-9"
