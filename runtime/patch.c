@@ -20,7 +20,8 @@
  *            other bytes, barrier; the first bytes, barrier.  Three
  *            barriers a batch.  A thread meeting an int3 steps over the
  *            site (SIGTRAP).  A batch is refused (PFE_ESIGNAL) while a
- *            thread blocks SIGTRAP: the kernel would kill it at an int3.
+ *            thread blocks SIGTRAP, or a signal handler's mask would:
+ *            the kernel would kill it at an int3.
  *   others   (threads) the one toggled instruction of each site, an
  *            aligned store of the whole instruction, then cache
  *            maintenance (riscv: one flush for the whole phase, an IPI to
@@ -281,6 +282,30 @@ static bool a_thread_blocks_sigtrap(void)
 	if (d)
 		closedir(d);
 	return found;
+}
+
+/* Whether a handler of the program's runs with SIGTRAP blocked: its
+ * sa_mask has it (sigfillset, as servers install theirs), or it is
+ * SIGTRAP's own without SA_NODEFER (for SIGTRAP, on_trap stands for the
+ * handler it chains to).  Such a handler may interrupt any thread and
+ * call a function of the batch at its int3 at any time: the check of the
+ * threads' masks cannot see it coming.  Signals the C library keeps for
+ * itself (sigaction refuses them) are skipped. */
+static bool a_handler_blocks_sigtrap(void)
+{
+	for (int sig = 1; sig < NSIG; sig++) {
+		struct sigaction sa;
+
+		if (sigaction(sig, NULL, &sa) != 0)
+			continue;
+		if ((sa.sa_flags & SA_SIGINFO) && sa.sa_sigaction == on_trap)
+			sa = old_trap;
+		if (pfe__default_action(&sa) || (!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_IGN))
+			continue;
+		if (sigismember(&sa.sa_mask, SIGTRAP) || (sig == SIGTRAP && !(sa.sa_flags & SA_NODEFER)))
+			return true;
+	}
+	return false;
 }
 
 /* ---- barriers, cache maintenance ---- */
@@ -842,13 +867,14 @@ static int publish_trap_sites(const struct batch *b)
 }
 
 /* x86: what must hold before an int3 is written: no thread blocks
- * SIGTRAP (checked now: one that blocks it later is killed at an int3 of
- * this batch), on_trap is the handler, the sites are published. */
+ * SIGTRAP and no handler would (checked now: a thread that blocks it
+ * later is killed at an int3 of this batch), on_trap is the handler, the
+ * sites are published. */
 static int trap_ready(const struct batch *b)
 {
 	int err;
 
-	if (a_thread_blocks_sigtrap())
+	if (a_thread_blocks_sigtrap() || a_handler_blocks_sigtrap())
 		return PFE_ESIGNAL;
 	err = own_sigtrap();
 	return err ? err : publish_trap_sites(b);

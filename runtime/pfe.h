@@ -48,8 +48,9 @@ enum pfe_error {
 	PFE_EBUSY,	/* pfe_synchronize: a handler did not return within
 			   10 s (one left by longjmp, or blocked) */
 	PFE_ESIGNAL,	/* x86, more than one thread: a thread blocks SIGTRAP,
-			   which an int3 of the patch protocol would kill:
-			   nothing is written */
+			   or a signal handler runs with it blocked (its
+			   sa_mask has it), which an int3 of the patch
+			   protocol would kill: nothing is written */
 	PFE_ECOPY,	/* pfe_init: another copy of libpfe serves this process
 			   (libpfe.a linked in, run under pfe-trace): this one
 			   finds and writes nothing */

@@ -7,6 +7,10 @@
  *             functions stay as they were)
  *   handler   a signal handler interrupting the patching thread calls the
  *             functions being toggled: no deadlock, right results
+ *   masked    a handler whose sa_mask has SIGTRAP (sigfillset) calls the
+ *             functions in a thread running them while main toggles them:
+ *             it must not die (x86: every batch is refused, PFE_ESIGNAL,
+ *             while it is installed so)
  *   segv      a SIGSEGV handler installed after libpfe's sees no fault
  *             while threads run the functions being toggled
  *   mdwe      after prctl(PR_SET_MDWE): argv[2] "works": enable and
@@ -20,7 +24,8 @@
  *             program's own int3 and int $3 reach the program's handler
  *             once each,
  *             installed before pfe_init and after it; libpfe's own int3s
- *             never do
+ *             never do; while it has no SA_NODEFER (SIGTRAP blocked
+ *             while it runs), x86 batches are refused
  *   fork      a thread forks while main toggles: each child enables and
  *             disables a function and exits 0 in time
  *   flush     one cache maintenance call a phase on riscv, not one an edit
@@ -203,7 +208,7 @@ static void blocked_thread(void)
 
 /* ---- handler ---- */
 
-static pthread_t patcher;
+static pthread_t interrupted;
 static _Atomic unsigned long handled;
 
 static void on_usr1(int sig)
@@ -218,7 +223,7 @@ static void *interrupter(void *arg)
 {
 	(void)arg;
 	while (!atomic_load(&stop)) {
-		pthread_kill(patcher, SIGUSR1);
+		pthread_kill(interrupted, SIGUSR1);
 		usleep(100);
 	}
 	return NULL;
@@ -231,11 +236,37 @@ static void handler(void)
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
-	patcher = pthread_self();
+	interrupted = pthread_self();
 	start(&t, 1, interrupter);
 	toggle_for(1.0, 0);
 	finish(&t, 1);
 	CHECK(handled > 0, "the handler never ran");
+}
+
+/* ---- masked ---- */
+
+/* A handler installed with every signal in its sa_mask (sigfillset, as
+ * servers do) runs with SIGTRAP blocked: it interrupts a thread running
+ * the functions and calls them itself.  On x86 every batch is refused
+ * while it is installed; once its mask leaves SIGTRAP out, they work. */
+static void masked(void)
+{
+	struct sigaction sa = { .sa_handler = on_usr1, .sa_flags = SA_RESTART };
+	pthread_t t[2];
+	int refused;
+
+	sigfillset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	start(&t[0], 1, runner);
+	interrupted = t[0];
+	start(&t[1], 1, interrupter);
+	refused = toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
+	CHECK(handled > 0, "the handler never ran");
+	CHECK(!X86 || refused > 0, "x86: no batch refused while a handler blocks SIGTRAP");
+	sigdelset(&sa.sa_mask, SIGTRAP);
+	sigaction(SIGUSR1, &sa, NULL);
+	toggle_for(0.25, 0);
+	finish(t, 2);
 }
 
 /* ---- segv ---- */
@@ -329,9 +360,9 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	trap_code = si->si_code;
 }
 
-static void own_handler(void)
+static void own_handler(int flags)
 {
-	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO };
+	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | flags };
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTRAP, &sa, NULL);
@@ -364,15 +395,21 @@ static void sigtrap(void)
 {
 	pthread_t t[2];
 
-	own_handler();
+	/* Without SA_NODEFER, SIGTRAP is blocked while the handler runs:
+	 * x86 batches are refused, whether libpfe chains to it (installed
+	 * before pfe_init) or it replaced libpfe's. */
+	own_handler(0);
 	CHECK(pfe_init() == 0, "pfe_init");
 	setup();
 	foreign_traps("handler before pfe_init");
-	own_handler();
 	start(t, 2, runner);
+	CHECK(!X86 || toggle(true) == PFE_ESIGNAL, "x86: a batch not refused while the handler before pfe_init blocks SIGTRAP");
+	own_handler(SA_NODEFER);
 	toggle_for(0.5, 0);
-	finish(t, 2);
 	foreign_traps("handler after pfe_init");
+	own_handler(0);
+	CHECK(!X86 || toggle(true) == PFE_ESIGNAL, "x86: a batch not refused while the handler after pfe_init blocks SIGTRAP");
+	finish(t, 2);
 }
 
 /* ---- fork ---- */
@@ -534,6 +571,8 @@ int main(int argc, char **argv)
 		blocked_thread();
 	else if (strcmp(mode, "handler") == 0)
 		handler();
+	else if (strcmp(mode, "masked") == 0)
+		masked();
 	else if (strcmp(mode, "segv") == 0)
 		segv();
 	else if (strcmp(mode, "mdwe") == 0)
