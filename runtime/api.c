@@ -105,6 +105,20 @@ void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void *pfe__real(const char *name, const char *lib)
+{
+	void *f = dlsym(RTLD_NEXT, name);
+	void *h;
+
+	if (!f && (h = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD)))
+		f = dlsym(h, name);
+	if (!f) {
+		fprintf(stderr, "libpfe: %s called, but no %s has it\n", name, lib);
+		abort();
+	}
+	return f;
+}
+
 /* pfe__lock, cancellation disabled while it is held: a deferred
  * cancellation point inside libpfe (open, read, fprintf) would otherwise
  * end the thread with the lock held.  Returns the state to restore. */
@@ -140,8 +154,10 @@ static void fork_child(void)
 	pthread_mutex_init(&pfe__lock, NULL);
 	/* The other threads' read sections are not the child's. */
 	pfe__threads_forked();
-	/* patch.c keeps no state a child must redo: its /proc/self/mem
-	 * descriptor is a batch's, membarrier's registration is inherited. */
+	/* Of patch.c's state, only the mask changes under way are the
+	 * parent's: its /proc/self/mem descriptor is a batch's,
+	 * membarrier's registration is inherited. */
+	pfe__traps_forked();
 }
 
 /* ---- the registry ---- */
@@ -359,18 +375,15 @@ int pfe_rescan(void)
  * PFE_EUNLOADED; an object loaded in their range later is new).  A
  * dlclose that does not come here (libpfe itself dlopen'ed without
  * RTLD_GLOBAL, a call to libc's own) is seen at the next pfe_rescan. */
+typedef int (*dlclose_fn)(void *);
+
 int dlclose(void *handle)
 {
-	static int (*_Atomic real_dlclose)(void *);
 	static struct scan s;
-	int (*real)(void *) = atomic_load(&real_dlclose);
 	int ret, cs;
+	PFE_REAL(dlclose_fn, dlclose, "libc.so.6");
 
-	if (!real) {
-		real = (int (*)(void *))dlsym(RTLD_NEXT, "dlclose");
-		atomic_store(&real_dlclose, real);
-	}
-	ret = real(handle);
+	ret = next(handle);
 	cs = lock();
 	if (initialised) {
 		collect_loaded(&s);
@@ -384,6 +397,7 @@ __attribute__((constructor)) static void pfe_auto_init(void)
 {
 	const char *no = getenv("PFE_NO_INIT");
 
+	pfe__traps_init();
 	if ((!no || strcmp(no, "1") != 0) && !pfe__audit_copy())
 		pfe_init();
 }

@@ -150,6 +150,16 @@ HIDDEN long pfe__decimal(const char *p);
 /* Sleeps MS milliseconds (nanosleep: a signal handler may call it). */
 HIDDEN void pfe__sleep_ms(long ms);
 HIDDEN void pfe__warn(const char *func, uintptr_t off, const char *fmt, ...);
+/* The next definition of NAME after libpfe's (of LIB's, if not in the
+ * global scope): the real function libpfe wraps.  Aborts, saying so, if
+ * there is none. */
+HIDDEN void *pfe__real(const char *name, const char *lib);
+/* NEXT: the real NAME (type TYPE) of LIB, looked up at its first call. */
+#define PFE_REAL(type, name, lib) \
+	static _Atomic(type) real_##name; \
+	type next = atomic_load_explicit(&real_##name, memory_order_relaxed); \
+	if (!next) \
+		atomic_store_explicit(&real_##name, next = (type)pfe__real(#name, lib), memory_order_relaxed)
 
 /* object.c: read one object; 0, or an error (nothing added). */
 struct pfe_object_id {
@@ -174,6 +184,10 @@ HIDDEN bool pfe__audit_copy(void);
 /* patch.c: its writer, and with TRAPS the SIGTRAP handler of the int3
  * protocol (not in an rtld-audit copy: a handler is the process's). */
 HIDDEN int pfe__patch_init(bool traps);
+/* From a constructor: what patch.c looks up before a handler can. */
+HIDDEN void pfe__traps_init(void);
+/* fork's child: no other thread is changing its signal mask. */
+HIDDEN void pfe__traps_forked(void);
 /* A memory barrier on every thread of the process (membarrier). */
 HIDDEN int pfe__membarrier(void);
 /* What the process would have done without libpfe on signal SIG (also

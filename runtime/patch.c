@@ -21,7 +21,8 @@
  *            barriers a batch.  A thread meeting an int3 steps over the
  *            site (SIGTRAP).  A batch is refused (PFE_ESIGNAL) while a
  *            thread blocks SIGTRAP, or a signal handler's mask would:
- *            the kernel would kill it at an int3.
+ *            the kernel would kill it at an int3; pthread_sigmask and
+ *            sigprocmask, interposed, wait while a batch is under way.
  *   others   (threads) the one toggled instruction of each site, an
  *            aligned store of the whole instruction, then cache
  *            maintenance (riscv: one flush for the whole phase, an IPI to
@@ -306,6 +307,103 @@ static bool a_handler_blocks_sigtrap(void)
 			return true;
 	}
 	return false;
+}
+
+/* A thread that starts blocking SIGTRAP while a batch's int3s may be in
+ * the code would be killed at one: pthread_sigmask and sigprocmask are
+ * interposed, and such a call waits until the batch is done.  Dekker's
+ * handshake, in sequentially consistent order: the call counts itself in
+ * `masking`, then looks at `trap_batch`; the batch sets `trap_batch`,
+ * then waits for `masking` to drain before it reads the threads' masks.
+ * Either the call sees the batch (it uncounts itself and waits), or the
+ * batch sees the call (and then its mask).  The batch's own thread never
+ * waits (a handler of its own, or on_trap's chaining, would wait for
+ * itself). */
+static _Atomic bool trap_batch;
+static _Atomic int masking;
+static _Atomic pthread_t trap_patcher;
+
+/* Whether mask change HOW SET blocks SIGTRAP; if so, it has waited for
+ * the batch under way and is counted in masking (until its change is
+ * made). */
+static bool mask_changing(int how, const sigset_t *set)
+{
+	if (!set || how == SIG_UNBLOCK || sigismember(set, SIGTRAP) != 1)
+		return false;
+	for (;;) {
+		atomic_fetch_add(&masking, 1);
+		if (!atomic_load(&trap_batch) || pthread_equal(atomic_load(&trap_patcher), pthread_self()))
+			return true;
+		atomic_fetch_sub(&masking, 1);
+		while (atomic_load(&trap_batch))
+			sched_yield();
+	}
+}
+
+typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
+
+/* FN(HOW, SET, OLD), the real pthread_sigmask or sigprocmask, after the
+ * batch under way if it blocks SIGTRAP. */
+static int change_mask(sigmask_fn fn, int how, const sigset_t *set, sigset_t *old)
+{
+	bool counted = mask_changing(how, set);
+	int ret = fn(how, set, old);
+
+	if (counted)
+		atomic_fetch_sub(&masking, 1);
+	return ret;
+}
+
+int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
+{
+	PFE_REAL(sigmask_fn, pthread_sigmask, "libc.so.6");
+
+	return change_mask(next, how, set, old);
+}
+
+int sigprocmask(int how, const sigset_t *set, sigset_t *old)
+{
+	PFE_REAL(sigmask_fn, sigprocmask, "libc.so.6");
+
+	return change_mask(next, how, set, old);
+}
+
+/* The int3s of this thread's batch may be written from now on: mask
+ * changes wait, and those under way are done.  A call that never ends
+ * (its thread stopped inside it by a handler that waits for libpfe)
+ * refuses the batch after a second (PFE_ESIGNAL). */
+static int traps_begin(void)
+{
+	atomic_store(&trap_patcher, pthread_self());
+	atomic_store(&trap_batch, true);
+	for (int ms = 0; atomic_load(&masking) > 0; ms++) {
+		if (ms == 1000)
+			return PFE_ESIGNAL;
+		pfe__sleep_ms(1);
+	}
+	return 0;
+}
+
+/* No int3 of a batch is left in the code. */
+static void traps_end(void)
+{
+	atomic_store(&trap_batch, false);
+}
+
+/* The real mask functions looked up now, from a constructor: dlsym is not
+ * async-signal-safe, and their first call could be in a handler. */
+void pfe__traps_init(void)
+{
+	pthread_sigmask(SIG_BLOCK, NULL, NULL);
+	sigprocmask(SIG_BLOCK, NULL, NULL);
+}
+
+void pfe__traps_forked(void)
+{
+	/* The threads counted in masking are the parent's (this one's own
+	 * call, if fork came from a handler inside it, uncounts itself below
+	 * 0 when it resumes). */
+	atomic_store(&masking, 0);
 }
 
 /* ---- barriers, cache maintenance ---- */
@@ -867,13 +965,15 @@ static int publish_trap_sites(const struct batch *b)
 }
 
 /* x86: what must hold before an int3 is written: no thread blocks
- * SIGTRAP and no handler would (checked now: a thread that blocks it
- * later is killed at an int3 of this batch), on_trap is the handler, the
- * sites are published. */
+ * SIGTRAP and no handler would (checked now; a thread that would block it
+ * through pthread_sigmask or sigprocmask waits until traps_end), on_trap
+ * is the handler, the sites are published. */
 static int trap_ready(const struct batch *b)
 {
 	int err;
 
+	if ((err = traps_begin()) != 0)
+		return err;
 	if (a_thread_blocks_sigtrap() || a_handler_blocks_sigtrap())
 		return PFE_ESIGNAL;
 	err = own_sigtrap();
@@ -1002,6 +1102,7 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 		unmark(fs, enable, &b);
 	}
 	close_writer(&w);
+	traps_end();
 	free(b.buf);
 	return err;
 }

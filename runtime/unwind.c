@@ -63,27 +63,6 @@ struct unwind_exception {
 	uintptr_t private_2;		/* the catching frame's CFA */
 };
 
-/* The next definition of NAME (of LIB's, if not in the global scope). */
-static void *real(const char *name, const char *lib)
-{
-	void *f = dlsym(RTLD_NEXT, name);
-	void *h;
-
-	if (!f && (h = dlopen(lib, RTLD_LAZY | RTLD_NOLOAD)))
-		f = dlsym(h, name);
-	if (!f) {
-		fprintf(stderr, "libpfe: %s called, but no %s has it\n", name, lib);
-		abort();
-	}
-	return f;
-}
-
-#define REAL(type, name, lib) \
-	static _Atomic(type) real_##name; \
-	type next = atomic_load_explicit(&real_##name, memory_order_relaxed); \
-	if (!next) \
-		atomic_store_explicit(&real_##name, next = (type)real(#name, lib), memory_order_relaxed)
-
 /* The caller's stack pointer: this function's CFA. */
 #define CALLER_SP() ((uintptr_t)__builtin_dwarf_cfa())
 
@@ -114,21 +93,21 @@ static int raise_real(raise_fn next, struct unwind_exception *e, uintptr_t sp)
 
 int _Unwind_RaiseException(struct unwind_exception *e)
 {
-	REAL(raise_fn, _Unwind_RaiseException, "libgcc_s.so.1");
+	PFE_REAL(raise_fn, _Unwind_RaiseException, "libgcc_s.so.1");
 
 	return raise_real(next, e, CALLER_SP());
 }
 
 int _Unwind_Resume_or_Rethrow(struct unwind_exception *e)
 {
-	REAL(raise_fn, _Unwind_Resume_or_Rethrow, "libgcc_s.so.1");
+	PFE_REAL(raise_fn, _Unwind_Resume_or_Rethrow, "libgcc_s.so.1");
 
 	return raise_real(next, e, CALLER_SP());
 }
 
 void _Unwind_Resume(struct unwind_exception *e)
 {
-	REAL(resume_fn, _Unwind_Resume, "libgcc_s.so.1");
+	PFE_REAL(resume_fn, _Unwind_Resume, "libgcc_s.so.1");
 
 	/* A forced unwind meets each diverted frame (pfe__personality). */
 	if (!e->private_1)
@@ -139,7 +118,7 @@ void _Unwind_Resume(struct unwind_exception *e)
 
 void *__cxa_begin_catch(void *exception)
 {
-	REAL(catch_fn, __cxa_begin_catch, "libstdc++.so.6");
+	PFE_REAL(catch_fn, __cxa_begin_catch, "libstdc++.so.6");
 	const struct unwind_exception *e = exception;
 
 	/* A forced unwind (cancellation) diverted nothing back. */
@@ -152,14 +131,14 @@ void *__cxa_begin_catch(void *exception)
  * unwind runs in libgcc_s, looked up only then. */
 static void set_gr(struct unwind_context *context, int reg, uintptr_t value)
 {
-	REAL(set_gr_fn, _Unwind_SetGR, "libgcc_s.so.1");
+	PFE_REAL(set_gr_fn, _Unwind_SetGR, "libgcc_s.so.1");
 
 	next(context, reg, value);
 }
 
 static void set_ip(struct unwind_context *context, uintptr_t ip)
 {
-	REAL(set_ip_fn, _Unwind_SetIP, "libgcc_s.so.1");
+	PFE_REAL(set_ip_fn, _Unwind_SetIP, "libgcc_s.so.1");
 
 	next(context, ip);
 }
@@ -183,7 +162,7 @@ int pfe__personality(int version, int actions, uint64_t exception_class, struct 
 
 void pfe__unwind_resume(struct unwind_exception *e)
 {
-	REAL(resume_fn, _Unwind_Resume, "libgcc_s.so.1");
+	PFE_REAL(resume_fn, _Unwind_Resume, "libgcc_s.so.1");
 
 	next(e);
 	abort();
@@ -194,7 +173,7 @@ typedef int (*setcontext_fn)(const ucontext_t *);
 
 int swapcontext(ucontext_t *restrict from, const ucontext_t *restrict to)
 {
-	REAL(swapcontext_fn, swapcontext, "libc.so.6");
+	PFE_REAL(swapcontext_fn, swapcontext, "libc.so.6");
 
 	/* Back on FROM's stack, its exits are found by their CFAs when its
 	 * frames return (dispatch.c): it may be resumed by glibc's own
@@ -205,7 +184,7 @@ int swapcontext(ucontext_t *restrict from, const ucontext_t *restrict to)
 
 int setcontext(const ucontext_t *to)
 {
-	REAL(setcontext_fn, setcontext, "libc.so.6");
+	PFE_REAL(setcontext_fn, setcontext, "libc.so.6");
 
 	pfe_stack_switch(NULL, to);
 	return next(to);
@@ -213,7 +192,7 @@ int setcontext(const ucontext_t *to)
 
 void pthread_exit(void *value)
 {
-	REAL(pthread_exit_fn, pthread_exit, "libc.so.6");
+	PFE_REAL(pthread_exit_fn, pthread_exit, "libc.so.6");
 
 	pfe__exits_restore(CALLER_SP());
 	pfe__exits_leave_all();

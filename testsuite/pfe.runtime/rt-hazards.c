@@ -7,6 +7,11 @@
  *             functions stay as they were)
  *   handler   a signal handler interrupting the patching thread calls the
  *             functions being toggled: no deadlock, right results
+ *   late      threads that block every signal for a while, again and again
+ *             (pthread_sigmask, sigprocmask), call the functions while
+ *             main toggles them: not killed (x86: such a call waits for
+ *             the batch under way; a batch that finds one blocking is
+ *             refused)
  *   masked    a handler whose sa_mask has SIGTRAP (sigfillset) calls the
  *             functions in a thread running them while main toggles them:
  *             it must not die (x86: every batch is refused, PFE_ESIGNAL,
@@ -204,6 +209,46 @@ static void blocked_thread(void)
 	call_some(NFUNCS);
 	CHECK(hits == NFUNCS, "%lu handler calls, want %d", hits, NFUNCS);
 	CHECK(toggle(false) == 0, "disable");
+}
+
+/* ---- late ---- */
+
+/* A thread that blocks every signal for a while, again and again, and
+ * calls the functions meanwhile: it may start blocking SIGTRAP after a
+ * batch found it unblocked.  Each of its calls may block it with
+ * pthread_sigmask or sigprocmask. */
+static void *late_blocker(void *arg)
+{
+	sigset_t all, none;
+
+	(void)arg;
+	sigfillset(&all);
+	sigemptyset(&none);
+	for (unsigned long i = 0; !atomic_load(&stop); i++) {
+		if (i & 1)
+			pthread_sigmask(SIG_BLOCK, &all, NULL);
+		else
+			sigprocmask(SIG_BLOCK, &all, NULL);
+		if (!call_some(50))
+			atomic_fetch_add(&wrong, 1);
+		pthread_sigmask(SIG_SETMASK, &none, NULL);
+		if (!call_some(400))
+			atomic_fetch_add(&wrong, 1);
+	}
+	return NULL;
+}
+
+static void late(void)
+{
+	struct pfe_stats before, after;
+	pthread_t t[2];
+
+	pfe_get_stats(&before);
+	start(t, 2, late_blocker);
+	toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
+	finish(t, 2);
+	pfe_get_stats(&after);
+	CHECK(after.batches > before.batches, "every batch refused");
 }
 
 /* ---- handler ---- */
@@ -573,6 +618,8 @@ int main(int argc, char **argv)
 		handler();
 	else if (strcmp(mode, "masked") == 0)
 		masked();
+	else if (strcmp(mode, "late") == 0)
+		late();
 	else if (strcmp(mode, "segv") == 0)
 		segv();
 	else if (strcmp(mode, "mdwe") == 0)
