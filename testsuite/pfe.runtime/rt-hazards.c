@@ -442,19 +442,22 @@ static void sigtrap(void)
 
 	/* Without SA_NODEFER, SIGTRAP is blocked while the handler runs:
 	 * x86 batches are refused, whether libpfe chains to it (installed
-	 * before pfe_init) or it replaced libpfe's. */
+	 * before pfe_init) or it replaced libpfe's.  Both before any int3
+	 * was written: a trap of a batch delivered late (its thread
+	 * descheduled between the trap and the delivery) would reach a
+	 * handler that replaced libpfe's (runtime/README.md). */
 	own_handler(0);
 	CHECK(pfe_init() == 0, "pfe_init");
 	setup();
 	foreign_traps("handler before pfe_init");
 	start(t, 2, runner);
 	CHECK(!X86 || toggle(true) == PFE_ESIGNAL, "x86: a batch not refused while the handler before pfe_init blocks SIGTRAP");
-	own_handler(SA_NODEFER);
-	toggle_for(0.5, 0);
-	foreign_traps("handler after pfe_init");
 	own_handler(0);
 	CHECK(!X86 || toggle(true) == PFE_ESIGNAL, "x86: a batch not refused while the handler after pfe_init blocks SIGTRAP");
+	own_handler(SA_NODEFER);
+	toggle_for(0.5, 0);
 	finish(t, 2);
+	foreign_traps("handler after pfe_init");
 }
 
 /* ---- fork ---- */
