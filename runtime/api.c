@@ -370,13 +370,13 @@ int pfe_rescan(void)
 	return err;
 }
 
+typedef int (*dlclose_fn)(void *);
+
 /* dlclose, interposed: the objects it unloaded are dead before it
  * returns (pfe_disable of one of their functions writes nothing and says
  * PFE_EUNLOADED; an object loaded in their range later is new).  A
  * dlclose that does not come here (libpfe itself dlopen'ed without
  * RTLD_GLOBAL, a call to libc's own) is seen at the next pfe_rescan. */
-typedef int (*dlclose_fn)(void *);
-
 int dlclose(void *handle)
 {
 	static struct scan s;

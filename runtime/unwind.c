@@ -40,17 +40,15 @@
  * (one these wrappers did not see: a program that links libgcc_eh
  * statically) still ends there (runtime/README.md).
  *
- * The real functions are looked up when first called (dlsym RTLD_NEXT, or
- * the library's handle when it was loaded with RTLD_LOCAL): a program
- * without libstdc++ or libgcc_s never calls them.
+ * The real functions are looked up when first called (PFE_REAL: dlsym
+ * RTLD_NEXT, or the library's handle when it was loaded with RTLD_LOCAL):
+ * a program without libstdc++ or libgcc_s never calls them.
  * Debugging: break on pfe__exits_restore and pfe__exits_redivert; a
  * forced unwind, on pfe__personality and pfe__exit_unwound.
  */
 #define _GNU_SOURCE
 #include "internal.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <ucontext.h>
 
