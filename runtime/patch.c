@@ -335,8 +335,10 @@ static bool mask_changing(int how, const sigset_t *set)
 		if (!atomic_load(&trap_batch) || pthread_equal(atomic_load(&trap_patcher), pthread_self()))
 			return true;
 		atomic_fetch_sub(&masking, 1);
+		/* Asleep, not yielding: a thread of a higher real-time
+		 * priority would keep the batch's off its core. */
 		while (atomic_load(&trap_batch))
-			sched_yield();
+			pfe__sleep_ms(1);
 	}
 }
 
