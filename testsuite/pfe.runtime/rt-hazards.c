@@ -254,14 +254,20 @@ static void late(void)
 /* ---- handler ---- */
 
 static pthread_t interrupted;
-static _Atomic unsigned long handled;
+/* Handler runs, and those with SIGTRAP not blocked. */
+static _Atomic unsigned long handled, handled_unmasked;
 
 static void on_usr1(int sig)
 {
+	sigset_t now;
+
 	(void)sig;
 	if (!call_some(50))
 		atomic_fetch_add(&wrong, 1);
 	atomic_fetch_add(&handled, 1);
+	pthread_sigmask(SIG_BLOCK, NULL, &now);
+	if (!sigismember(&now, SIGTRAP))
+		atomic_fetch_add(&handled_unmasked, 1);
 }
 
 static void *interrupter(void *arg)
@@ -310,6 +316,12 @@ static void masked(void)
 	CHECK(!X86 || refused > 0, "x86: no batch refused while a handler blocks SIGTRAP");
 	sigdelset(&sa.sa_mask, SIGTRAP);
 	sigaction(SIGUSR1, &sa, NULL);
+	/* A run of the handler that began under the old mask (its thread
+	 * descheduled in it, under load) blocks SIGTRAP until it ends: the
+	 * batches are refused until then.  Once one ran under the new mask
+	 * on that thread, none is left. */
+	while (!atomic_load(&handled_unmasked))
+		usleep(1000);
 	toggle_for(0.25, 0);
 	finish(t, 2);
 }
