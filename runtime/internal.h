@@ -199,6 +199,11 @@ static inline bool pfe__default_action(const struct sigaction *sa)
 {
 	return !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler == SIG_DFL;
 }
+/* Whether SA ignores its signal. */
+static inline bool pfe__ignored_action(const struct sigaction *sa)
+{
+	return !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler == SIG_IGN;
+}
 /* Give O's functions their call targets (trampolines, or veneers near O). */
 HIDDEN int pfe__place_targets(struct pfe_object *o);
 /* The trampoline an exit sled of KIND calls (patch.c's table), or -1 for

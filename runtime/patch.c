@@ -103,7 +103,7 @@ void pfe__chain_signal(const struct sigaction *old, int sig, siginfo_t *si, void
 {
 	sigset_t mask = old->sa_mask, saved;
 
-	if (!(old->sa_flags & SA_SIGINFO) && old->sa_handler == SIG_IGN)
+	if (pfe__ignored_action(old))
 		return;
 	if (pfe__default_action(old)) {
 		sigaction(sig, old, NULL);
@@ -203,6 +203,12 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	}
 }
 
+/* Whether SA is libpfe's own SIGTRAP handler. */
+static bool is_on_trap(const struct sigaction *sa)
+{
+	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_trap;
+}
+
 /* on_trap is SIGTRAP's handler; one installed since (after pfe_init)
  * becomes the one it chains to. */
 static int own_sigtrap(void)
@@ -211,7 +217,7 @@ static int own_sigtrap(void)
 
 	if (sigaction(SIGTRAP, NULL, &cur) != 0)
 		return PFE_EINVAL;
-	if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_trap)
+	if (is_on_trap(&cur))
 		return 0;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_sigaction = on_trap;
@@ -299,9 +305,9 @@ static bool a_handler_blocks_sigtrap(void)
 
 		if (sigaction(sig, NULL, &sa) != 0)
 			continue;
-		if ((sa.sa_flags & SA_SIGINFO) && sa.sa_sigaction == on_trap)
+		if (is_on_trap(&sa))
 			sa = old_trap;
-		if (pfe__default_action(&sa) || (!(sa.sa_flags & SA_SIGINFO) && sa.sa_handler == SIG_IGN))
+		if (pfe__default_action(&sa) || pfe__ignored_action(&sa))
 			continue;
 		if (sigismember(&sa.sa_mask, SIGTRAP) || (sig == SIGTRAP && !(sa.sa_flags & SA_NODEFER)))
 			return true;

@@ -697,7 +697,7 @@ static void catch_fatal_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < NFATAL; i++)
 		if (sigaction(fatal_signals[i], NULL, &before_ours[i]) == 0 &&
-		    ((before_ours[i].sa_flags & SA_SIGINFO) || before_ours[i].sa_handler != SIG_IGN))
+		    !pfe__ignored_action(&before_ours[i]))
 			sigaction(fatal_signals[i], &sa, NULL);
 }
 
