@@ -133,7 +133,7 @@ RT_BUILD := build/$(CC_NAME)-runtime
 # libpfe's C sources; the suite's build of it (testsuite/pfe.runtime/
 # rt-lib.tcl) reads this assignment: one list, in one ":=" here.
 RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/pool.c runtime/unwind.c runtime/api.c \
-	runtime/audit.c
+	runtime/audit.c runtime/signals.c
 # What libpfe's shared libraries link with (the suite's build reads this
 # too).  -z defs: every symbol they use is found now, not by the loader
 # when first called (an atomic exchange of a byte on riscv64 is a call of

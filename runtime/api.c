@@ -52,7 +52,7 @@ static const char *const messages[] = {
 	[PFE_ENOTARGET] = "libpfe has no trampolines for this target",
 	[PFE_EUNLOADED] = "the function's object was unloaded (dlclose)",
 	[PFE_EBUSY] = "a handler did not return (pfe_synchronize gave up)",
-	[PFE_ESIGNAL] = "a thread or a signal handler blocks SIGTRAP (an int3 of the patch would kill it)",
+	[PFE_ESIGNAL] = "a thread or a signal handler blocks SIGTRAP (an int3 of the patch would kill it; PFE_DEBUG=signals says which)",
 	[PFE_ECOPY] = "another copy of libpfe serves this process",
 };
 

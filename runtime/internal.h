@@ -11,6 +11,9 @@
  *   unwind.c    the unwinder's and pthread_exit's wrappers: real return
  *               addresses while an unwinder walks the stack
  *   api.c       the registry (pfe_init, pfe_rescan) and the public calls
+ *   signals.c   SIGTRAP kept libpfe's, the checks and waits that keep
+ *               threads blocking it away from int3s (interposed sigaction,
+ *               signal, pthread_sigmask...)
  *   tramp-<target>.S  the trampolines; tramp-layout.h where they save
  *               each register of struct pfe_regs and pfe_retregs
  *               (dispatch.c asserts it against the structures)
@@ -184,16 +187,30 @@ HIDDEN bool pfe__audit_copy(void);
 /* patch.c: its writer, and with TRAPS the SIGTRAP handler of the int3
  * protocol (not in an rtld-audit copy: a handler is the process's). */
 HIDDEN int pfe__patch_init(bool traps);
-/* From a constructor: what patch.c looks up before a handler can. */
+/* A memory barrier on every thread of the process (membarrier). */
+HIDDEN int pfe__membarrier(void);
+
+/* signals.c: HANDLER becomes SIGTRAP's handler, if it is not, the action
+ * before it the program's; 0 or PFE_EINVAL. */
+HIDDEN int pfe__own_sigtrap(void (*handler)(int, siginfo_t *, void *));
+/* What the program's SIGTRAP action does with a SIGTRAP not libpfe's. */
+HIDDEN void pfe__chain_trap(siginfo_t *si, void *uc);
+/* A batch's int3s may be written from now on: no thread blocks SIGTRAP,
+ * no handler would, and changes that would wait until pfe__traps_end;
+ * else PFE_ESIGNAL (pfe__traps_end still to be called). */
+HIDDEN int pfe__traps_begin(void);
+HIDDEN void pfe__traps_end(void);
+/* From a constructor: what signals.c looks up before a handler can. */
 HIDDEN void pfe__traps_init(void);
 /* fork's child: no other thread is changing its signal mask. */
 HIDDEN void pfe__traps_forked(void);
-/* A memory barrier on every thread of the process (membarrier). */
-HIDDEN int pfe__membarrier(void);
 /* What the process would have done without libpfe on signal SIG (also
  * libpfe-trace's fatal signals): OLD's handler (with its mask), nothing
  * (ignored), or the default action. */
 HIDDEN void pfe__chain_signal(const struct sigaction *old, int sig, siginfo_t *si, void *uc);
+/* trace.c (libpfe-trace only): SA, an action of SIG sigaction read, the
+ * one before libpfe-trace's where it is libpfe-trace's. */
+HIDDEN void pfe__trace_hide_action(int sig, struct sigaction *sa) __attribute__((weak));
 /* Whether SA is the default action. */
 static inline bool pfe__default_action(const struct sigaction *sa)
 {

@@ -21,8 +21,9 @@
  *            barriers a batch.  A thread meeting an int3 steps over the
  *            site (SIGTRAP).  A batch is refused (PFE_ESIGNAL) while a
  *            thread blocks SIGTRAP, or a signal handler's mask would:
- *            the kernel would kill it at an int3; pthread_sigmask and
- *            sigprocmask, interposed, wait while a batch is under way.
+ *            the kernel would kill it at an int3 (signals.c: changes
+ *            that would block it wait while a batch is under way, and
+ *            on_trap stays SIGTRAP's handler).
  *   others   (threads) the one toggled instruction of each site, an
  *            aligned store of the whole instruction, then cache
  *            maintenance (riscv: one flush for the whole phase, an IPI to
@@ -57,7 +58,6 @@
 #define _GNU_SOURCE
 #include "internal.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <linux/membarrier.h>
 #include <signal.h>
@@ -87,7 +87,6 @@ static _Atomic size_t trap_nsites;
 static _Atomic unsigned trap_gen;
 static size_t trap_capacity;
 static int membarrier_cmd;
-static struct sigaction old_trap;
 static long page_size;
 /* Code is written through /proc/self/mem (else with mprotect). */
 static bool use_proc_mem;
@@ -97,27 +96,6 @@ static bool use_proc_mem;
 static uintptr_t *context_pc(void *uc)
 {
 	return PFE_CONTEXT_PC(&((ucontext_t *)uc)->uc_mcontext);
-}
-
-void pfe__chain_signal(const struct sigaction *old, int sig, siginfo_t *si, void *uc)
-{
-	sigset_t mask = old->sa_mask, saved;
-
-	if (pfe__ignored_action(old))
-		return;
-	if (pfe__default_action(old)) {
-		sigaction(sig, old, NULL);
-		raise(sig);
-		return;
-	}
-	if (!(old->sa_flags & SA_NODEFER))
-		sigaddset(&mask, sig);
-	pthread_sigmask(SIG_BLOCK, &mask, &saved);
-	if (old->sa_flags & SA_SIGINFO)
-		old->sa_sigaction(sig, si, uc);
-	else
-		old->sa_handler(sig);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
 }
 
 /* The published site at AT: its length, or 0.  The count is read first:
@@ -184,8 +162,9 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	size_t len;
 	uint8_t byte;
 
+	(void)sig;
 	if (si->si_code != SI_KERNEL) {
-		pfe__chain_signal(&old_trap, sig, si, uc);
+		pfe__chain_trap(si, uc);
 		return;
 	}
 	do {
@@ -199,219 +178,8 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	} else if (byte != pfe__arch->trap_byte && known_site(at)) {
 		*pc = at;
 	} else {
-		pfe__chain_signal(&old_trap, sig, si, uc);
+		pfe__chain_trap(si, uc);
 	}
-}
-
-/* Whether SA is libpfe's own SIGTRAP handler. */
-static bool is_on_trap(const struct sigaction *sa)
-{
-	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == on_trap;
-}
-
-/* on_trap is SIGTRAP's handler; one installed since (after pfe_init)
- * becomes the one it chains to. */
-static int own_sigtrap(void)
-{
-	struct sigaction sa, cur;
-
-	if (sigaction(SIGTRAP, NULL, &cur) != 0)
-		return PFE_EINVAL;
-	if (is_on_trap(&cur))
-		return 0;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_sigaction = on_trap;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_NODEFER;
-	sigemptyset(&sa.sa_mask);
-	return sigaction(SIGTRAP, &sa, &old_trap) == 0 ? 0 : PFE_EINVAL;
-}
-
-/* The value of hex digit C. */
-static unsigned hex_digit(char c)
-{
-	return c >= 'a' ? (unsigned)(c - 'a') + 10 : (unsigned)(c - '0');
-}
-
-/* Whether the signal mask in LINE ("SigBlk:\t<hex>", to its newline)
- * has SIG. */
-static bool mask_has(const char *line, int sig)
-{
-	size_t end = strcspn(line, "\n");
-	unsigned bit = sig - 1;
-
-	while (end > 0 && !((line[end - 1] >= '0' && line[end - 1] <= '9') ||
-			    (line[end - 1] >= 'a' && line[end - 1] <= 'f')))
-		end--;
-	if (end < 8 + bit / 4)
-		return false;
-	return hex_digit(line[end - 1 - bit / 4]) >> (bit % 4) & 1;
-}
-
-/* The first of the C library's own signals (glibc's and musl's
- * SIGCANCEL): a mask set by the program never has it (sigfillset and
- * pthread_sigmask leave it out); one the C library sets for a moment has
- * it (pthread_create, until the new thread first runs; pthread_kill,
- * raise, fork...: code that runs no patched function meanwhile). */
-#define LIBC_SIGNAL 32
-
-/* Whether thread TID (a name in TASKS, /proc/self/task) keeps SIGTRAP
- * blocked: its mask, set by the program, has it.  Its status file in one
- * read, no stdio: this runs for every thread at every x86 batch (some
- * 10 us a thread, most of it the kernel's; fopen and fgets doubled it). */
-static bool blocks_sigtrap(int tasks, const char *tid)
-{
-	char path[300], buf[4096], *line;
-	ssize_t got = 0, r;
-	int fd;
-
-	snprintf(path, sizeof path, "%s/status", tid);
-	if ((fd = openat(tasks, path, O_RDONLY | O_CLOEXEC)) < 0)
-		return false;
-	while (got < (ssize_t)sizeof buf - 1 && (r = read(fd, buf + got, sizeof buf - 1 - got)) > 0)
-		got += r;
-	close(fd);
-	buf[got] = 0;
-	line = strstr(buf, "\nSigBlk:");
-	return line && mask_has(line + 1, SIGTRAP) && !mask_has(line + 1, LIBC_SIGNAL);
-}
-
-/* Whether a thread of the process keeps SIGTRAP blocked: an int3 would
- * kill it (the kernel forces a blocked trap signal to its default
- * action).  Unknown (no /proc): no. */
-static bool a_thread_blocks_sigtrap(void)
-{
-	DIR *d = opendir("/proc/self/task");
-	bool found = false;
-	struct dirent *t;
-
-	while (d && !found && (t = readdir(d)))
-		found = t->d_name[0] != '.' && blocks_sigtrap(dirfd(d), t->d_name);
-	if (d)
-		closedir(d);
-	return found;
-}
-
-/* Whether a handler of the program's runs with SIGTRAP blocked: its
- * sa_mask has it (sigfillset, as servers install theirs), or it is
- * SIGTRAP's own without SA_NODEFER (for SIGTRAP, on_trap stands for the
- * handler it chains to).  Such a handler may interrupt any thread and
- * call a function of the batch at its int3 at any time: the check of the
- * threads' masks cannot see it coming.  Signals the C library keeps for
- * itself (sigaction refuses them) are skipped. */
-static bool a_handler_blocks_sigtrap(void)
-{
-	for (int sig = 1; sig < NSIG; sig++) {
-		struct sigaction sa;
-
-		if (sigaction(sig, NULL, &sa) != 0)
-			continue;
-		if (is_on_trap(&sa))
-			sa = old_trap;
-		if (pfe__default_action(&sa) || pfe__ignored_action(&sa))
-			continue;
-		if (sigismember(&sa.sa_mask, SIGTRAP) || (sig == SIGTRAP && !(sa.sa_flags & SA_NODEFER)))
-			return true;
-	}
-	return false;
-}
-
-/* A thread that starts blocking SIGTRAP while a batch's int3s may be in
- * the code would be killed at one: pthread_sigmask and sigprocmask are
- * interposed, and such a call waits until the batch is done.  Dekker's
- * handshake, in sequentially consistent order: the call counts itself in
- * `masking`, then looks at `trap_batch`; the batch sets `trap_batch`,
- * then waits for `masking` to drain before it reads the threads' masks.
- * Either the call sees the batch (it uncounts itself and waits), or the
- * batch sees the call (and then its mask).  The batch's own thread never
- * waits (a handler of its own, or on_trap's chaining, would wait for
- * itself). */
-static _Atomic bool trap_batch;
-static _Atomic int masking;
-static _Atomic pthread_t trap_patcher;
-
-/* Whether mask change HOW SET blocks SIGTRAP; if so, it has waited for
- * the batch under way and is counted in masking (until its change is
- * made). */
-static bool mask_changing(int how, const sigset_t *set)
-{
-	if (!set || how == SIG_UNBLOCK || sigismember(set, SIGTRAP) != 1)
-		return false;
-	for (;;) {
-		atomic_fetch_add(&masking, 1);
-		if (!atomic_load(&trap_batch) || pthread_equal(atomic_load(&trap_patcher), pthread_self()))
-			return true;
-		atomic_fetch_sub(&masking, 1);
-		/* Asleep, not yielding: a thread of a higher real-time
-		 * priority would keep the batch's off its core. */
-		while (atomic_load(&trap_batch))
-			pfe__sleep_ms(1);
-	}
-}
-
-typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
-
-/* FN(HOW, SET, OLD), the real pthread_sigmask or sigprocmask, after the
- * batch under way if it blocks SIGTRAP. */
-static int change_mask(sigmask_fn fn, int how, const sigset_t *set, sigset_t *old)
-{
-	bool counted = mask_changing(how, set);
-	int ret = fn(how, set, old);
-
-	if (counted)
-		atomic_fetch_sub(&masking, 1);
-	return ret;
-}
-
-int pthread_sigmask(int how, const sigset_t *set, sigset_t *old)
-{
-	PFE_REAL(sigmask_fn, pthread_sigmask, "libc.so.6");
-
-	return change_mask(next, how, set, old);
-}
-
-int sigprocmask(int how, const sigset_t *set, sigset_t *old)
-{
-	PFE_REAL(sigmask_fn, sigprocmask, "libc.so.6");
-
-	return change_mask(next, how, set, old);
-}
-
-/* The int3s of this thread's batch may be written from now on: mask
- * changes wait, and those under way are done.  A call that never ends
- * (its thread stopped inside it by a handler that waits for libpfe)
- * refuses the batch after a second (PFE_ESIGNAL). */
-static int traps_begin(void)
-{
-	atomic_store(&trap_patcher, pthread_self());
-	atomic_store(&trap_batch, true);
-	for (int ms = 0; atomic_load(&masking) > 0; ms++) {
-		if (ms == 1000)
-			return PFE_ESIGNAL;
-		pfe__sleep_ms(1);
-	}
-	return 0;
-}
-
-/* No int3 of a batch is left in the code. */
-static void traps_end(void)
-{
-	atomic_store(&trap_batch, false);
-}
-
-/* The real mask functions looked up now, from a constructor: dlsym is not
- * async-signal-safe, and their first call could be in a handler. */
-void pfe__traps_init(void)
-{
-	pthread_sigmask(SIG_BLOCK, NULL, NULL);
-	sigprocmask(SIG_BLOCK, NULL, NULL);
-}
-
-void pfe__traps_forked(void)
-{
-	/* The threads counted in masking are the parent's (this one's own
-	 * call, if fork came from a handler inside it, uncounts itself below
-	 * 0 when it resumes). */
-	atomic_store(&masking, 0);
 }
 
 /* ---- barriers, cache maintenance ---- */
@@ -656,7 +424,7 @@ int pfe__patch_init(bool traps)
 	if (pfe__debug("list", NULL))
 		fprintf(stderr, "libpfe: code writes: %s\n",
 			use_proc_mem ? "/proc/self/mem" : "mprotect (read+write+execute while written)");
-	err = traps && pfe__arch->trap_byte ? own_sigtrap() : 0;
+	err = traps && pfe__arch->trap_byte ? pfe__own_sigtrap(on_trap) : 0;
 	return err ? err : membarrier_cmd ? 0 : PFE_ESYNC;
 }
 
@@ -973,18 +741,17 @@ static int publish_trap_sites(const struct batch *b)
 }
 
 /* x86: what must hold before an int3 is written: no thread blocks
- * SIGTRAP and no handler would (checked now; a thread that would block it
- * through pthread_sigmask or sigprocmask waits until traps_end), on_trap
- * is the handler, the sites are published. */
+ * SIGTRAP and no handler would (signals.c: checked now, and changes that
+ * would wait until pfe__traps_end), on_trap is SIGTRAP's handler (again:
+ * one set behind sigaction's back is taken over), the sites are
+ * published. */
 static int trap_ready(const struct batch *b)
 {
 	int err;
 
-	if ((err = traps_begin()) != 0)
+	if ((err = pfe__traps_begin()) != 0)
 		return err;
-	if (a_thread_blocks_sigtrap() || a_handler_blocks_sigtrap())
-		return PFE_ESIGNAL;
-	err = own_sigtrap();
+	err = pfe__own_sigtrap(on_trap);
 	return err ? err : publish_trap_sites(b);
 }
 
@@ -1110,7 +877,7 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 		unmark(fs, enable, &b);
 	}
 	close_writer(&w);
-	traps_end();
+	pfe__traps_end();
 	free(b.buf);
 	return err;
 }

@@ -490,11 +490,10 @@ static void trace_new_functions(void)
  * load (trace_start): an exec in a child after fork must not call dlsym,
  * whose lock another thread may have held at the fork. */
 enum {
-	REAL_DLOPEN, REAL_EXECVE, REAL_EXECVPE, REAL_EXECV, REAL_EXECVP, REAL_FEXECVE, REAL__EXIT, REAL__EXIT2,
-	REAL_SIGACTION, REAL_SIGNAL, NREALS
+	REAL_DLOPEN, REAL_EXECVE, REAL_EXECVPE, REAL_EXECV, REAL_EXECVP, REAL_FEXECVE, REAL__EXIT, REAL__EXIT2, NREALS
 };
 static const char *const real_names[NREALS] = {
-	"dlopen", "execve", "execvpe", "execv", "execvp", "fexecve", "_exit", "_Exit", "sigaction", "signal",
+	"dlopen", "execve", "execvpe", "execv", "execvp", "fexecve", "_exit", "_Exit",
 };
 static void *_Atomic reals[NREALS];
 
@@ -680,8 +679,13 @@ static void on_fatal(int sig, siginfo_t *si, void *uc)
 	}
 }
 
-/* SA, an action of SIG just read: the one before ours where it is ours. */
-static void hide_action(int sig, struct sigaction *sa)
+/* What the program is told of its actions (signals.c's sigaction, which
+ * signal and its kin call too): where pfe-trace's handler of a signal
+ * that ends the process is installed, the action before it, as if we
+ * were not there (CPython installs its KeyboardInterrupt handler only
+ * where SIGINT's action is the default; a shell keeps what it
+ * inherited).  Setting an action replaces ours. */
+void pfe__trace_hide_action(int sig, struct sigaction *sa)
 {
 	if (!(sa->sa_flags & SA_SIGINFO) || sa->sa_sigaction != on_fatal)
 		return;
@@ -699,44 +703,6 @@ static void catch_fatal_signals(void)
 		if (sigaction(fatal_signals[i], NULL, &before_ours[i]) == 0 &&
 		    !pfe__ignored_action(&before_ours[i]))
 			sigaction(fatal_signals[i], &sa, NULL);
-}
-
-/* sigaction and signal: where pfe-trace's handler of a signal that
- * ends the process is installed, the program is told the action before
- * it, as if we were not there (CPython installs its KeyboardInterrupt
- * handler only where SIGINT's action is the default; a shell keeps what
- * it inherited).  Setting an action replaces ours. */
-int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
-{
-	int (*fn)(int, const struct sigaction *, struct sigaction *) =
-		(int (*)(int, const struct sigaction *, struct sigaction *))real_fn(REAL_SIGACTION);
-	int ret;
-
-	if (!fn) {
-		errno = ENOSYS;
-		return -1;
-	}
-	ret = fn(sig, act, old);
-	if (ret == 0 && old)
-		hide_action(sig, old);
-	return ret;
-}
-
-void (*signal(int sig, void (*handler)(int)))(int)
-{
-	void (*(*fn)(int, void (*)(int)))(int) = (void (*(*)(int, void (*)(int)))(int))real_fn(REAL_SIGNAL);
-	struct sigaction old = { .sa_handler = SIG_ERR };
-
-	if (!fn) {
-		errno = ENOSYS;
-		return SIG_ERR;
-	}
-	old.sa_handler = fn(sig, handler);
-	if (old.sa_handler != SIG_ERR) {
-		old.sa_flags = SA_SIGINFO;	/* what ours is installed with */
-		hide_action(sig, &old);
-	}
-	return old.sa_handler;
 }
 
 /* _exit, _Exit: every thread's records written (the others' while they

@@ -4,14 +4,16 @@
  *   sigblock  a thread that blocks every signal runs the functions while
  *             main toggles them: it must not die (x86: the batch is
  *             refused, PFE_ESIGNAL, while it blocks SIGTRAP, and its
- *             functions stay as they were)
+ *             functions stay as they were; PFE_DEBUG=signals names the
+ *             thread, and in masked and sigtrap the signal)
  *   handler   a signal handler interrupting the patching thread calls the
  *             functions being toggled: no deadlock, right results
  *   late      threads that block every signal for a while, again and again
  *             (pthread_sigmask, sigprocmask), call the functions while
- *             main toggles them: not killed (x86: such a call waits for
- *             the batch under way; a batch that finds one blocking is
- *             refused)
+ *             main toggles them, and (x86) one that installs a handler
+ *             blocking SIGTRAP during a batch and runs it: not killed
+ *             (x86: such a call waits for the batch under way; a batch
+ *             that finds one blocking is refused)
  *   masked    a handler whose sa_mask has SIGTRAP (sigfillset) calls the
  *             functions in a thread running them while main toggles them:
  *             it must not die (x86: every batch is refused, PFE_ESIGNAL,
@@ -27,10 +29,13 @@
  *             prctl(PR_SET_MDWE) too
  *   sigtrap   (PFE_NO_INIT=1) SIGTRAPs of raise, kill and, on x86, the
  *             program's own int3 and int $3 reach the program's handler
- *             once each,
- *             installed before pfe_init and after it; libpfe's own int3s
- *             never do; while it has no SA_NODEFER (SIGTRAP blocked
- *             while it runs), x86 batches are refused
+ *             once each, installed before pfe_init and after it (which
+ *             sigaction shows); libpfe's own int3s never do, even with
+ *             the handler replaced during batches, or set behind
+ *             libpfe's back (__sigaction); while it has no SA_NODEFER
+ *             (SIGTRAP blocked while it runs), x86 batches are refused;
+ *             sysv_signal's handler runs once; signal keeps
+ *             siginterrupt's choice
  *   fork      a thread forks while main toggles: each child enables and
  *             disables a function and exits 0 in time
  *   flush     one cache maintenance call a phase on riscv, not one an edit
@@ -56,6 +61,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -149,6 +155,37 @@ static int toggle_for(double seconds, int allowed)
 	return refused;
 }
 
+/* x86: one enable with PFE_DEBUG=signals added, libpfe's stderr
+ * captured: whether it was refused (PFE_ESIGNAL) saying WANT. */
+static bool refused_saying(const char *want)
+{
+	char said[512] = "", before[256] = "", debug[300];
+	FILE *f = tmpfile();
+	int saved = dup(2), err;
+	size_t n;
+
+	if (!f || saved < 0)
+		return false;
+	if (getenv("PFE_DEBUG"))
+		snprintf(before, sizeof before, "%s", getenv("PFE_DEBUG"));
+	snprintf(debug, sizeof debug, "%s%ssignals", before, *before ? "," : "");
+	setenv("PFE_DEBUG", debug, 1);
+	fflush(stderr);
+	dup2(fileno(f), 2);
+	err = toggle(true);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	setenv("PFE_DEBUG", before, 1);
+	rewind(f);
+	n = fread(said, 1, sizeof said - 1, f);
+	said[n] = 0;
+	fclose(f);
+	if (err != PFE_ESIGNAL || !strstr(said, want))
+		printf("enable: %s; libpfe said \"%s\", want \"%s\"\n", pfe_strerror(err), said, want);
+	return err == PFE_ESIGNAL && strstr(said, want);
+}
+
 static void *runner(void *arg)
 {
 	(void)arg;
@@ -175,7 +212,8 @@ static void finish(pthread_t *t, int n)
 
 /* ---- sigblock ---- */
 
-static _Atomic int blocking;
+/* The blocking thread's id, once it blocks. */
+static _Atomic long blocking;
 
 static void *blocked_runner(void *arg)
 {
@@ -183,7 +221,8 @@ static void *blocked_runner(void *arg)
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, NULL);
-	atomic_store(&blocking, 1);
+	pthread_setname_np(pthread_self(), "hz-blocker");
+	atomic_store(&blocking, syscall(SYS_gettid));
 	return runner(arg);
 }
 
@@ -197,8 +236,11 @@ static void blocked_thread(void)
 		sched_yield();
 	if (X86) {
 		struct pfe_info info;
+		char want[100];
 
-		CHECK(toggle(true) == PFE_ESIGNAL && pfe_func_info(fs[0], &info) == 0 && !info.enabled,
+		snprintf(want, sizeof want, "thread %ld (hz-blocker) blocks SIGTRAP", blocking);
+		CHECK(refused_saying(want), "x86: an enable not refused, saying why, while a thread blocks SIGTRAP");
+		CHECK(pfe_func_info(fs[0], &info) == 0 && !info.enabled,
 		      "x86: an enable refused while a thread blocks SIGTRAP left its functions enabled");
 	}
 	refused = toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
@@ -238,17 +280,43 @@ static void *late_blocker(void *arg)
 	return NULL;
 }
 
+static void on_usr1(int sig);
+static bool batch_underway(void);
+
+/* x86: installs a handler whose mask has SIGTRAP while a batch has its
+ * int3s in the code, runs it at once (it calls the functions), then puts
+ * back one that does not block SIGTRAP. */
+static _Atomic unsigned long installed_late;
+
+static void *late_installer(void *arg)
+{
+	struct sigaction blocks = { .sa_handler = on_usr1, .sa_flags = SA_RESTART }, unblocked = blocks;
+
+	(void)arg;
+	sigfillset(&blocks.sa_mask);
+	sigemptyset(&unblocked.sa_mask);
+	while (batch_underway()) {
+		sigaction(SIGUSR1, &blocks, NULL);
+		raise(SIGUSR1);
+		sigaction(SIGUSR1, &unblocked, NULL);
+		atomic_fetch_add(&installed_late, 1);
+	}
+	return NULL;
+}
+
 static void late(void)
 {
 	struct pfe_stats before, after;
-	pthread_t t[2];
+	pthread_t t[3];
 
 	pfe_get_stats(&before);
 	start(t, 2, late_blocker);
+	start(&t[2], X86, late_installer);
 	toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
-	finish(t, 2);
+	finish(t, 2 + X86);
 	pfe_get_stats(&after);
 	CHECK(after.batches > before.batches, "every batch refused");
+	CHECK(!X86 || installed_late > 0, "x86: no handler installed during a batch");
 }
 
 /* ---- handler ---- */
@@ -309,6 +377,13 @@ static void masked(void)
 	sigfillset(&sa.sa_mask);
 	sigaction(SIGUSR1, &sa, NULL);
 	start(&t[0], 1, runner);
+	if (X86) {
+		char want[100];
+
+		snprintf(want, sizeof want, "the handler of signal %d (%s) has SIGTRAP in its sa_mask", SIGUSR1,
+			 strsignal(SIGUSR1));
+		CHECK(refused_saying(want), "x86: an enable not refused, saying why, while a handler blocks SIGTRAP");
+	}
 	interrupted = t[0];
 	start(&t[1], 1, interrupter);
 	refused = toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
@@ -409,19 +484,50 @@ static void nodump_mdwe(void)
 
 static _Atomic int traps;
 static _Atomic int trap_code;
+/* Set while the program makes no SIGTRAP: one of libpfe's int3s that
+ * reaches its handler is a failure (the process would go on in the
+ * middle of an instruction). */
+static _Atomic int only_libpfes;
+
+static void libpfes_int3_stolen(void)
+{
+	static const char msg[] = "FAIL: one of libpfe's int3s reached the program's SIGTRAP handler\n";
+
+	if (write(1, msg, sizeof msg - 1) < 0)
+		_exit(2);
+	_exit(1);
+}
 
 static void on_trap(int sig, siginfo_t *si, void *uc)
 {
 	(void)sig, (void)uc;
+	if (atomic_load(&only_libpfes) && si->si_code == SI_KERNEL)
+		libpfes_int3_stolen();
 	atomic_fetch_add(&traps, 1);
 	trap_code = si->si_code;
 }
 
-static void own_handler(int flags)
+/* The same, installed by signal's kin (no siginfo). */
+static void on_trap_plain(int sig)
+{
+	(void)sig;
+	if (atomic_load(&only_libpfes))
+		libpfes_int3_stolen();
+	atomic_fetch_add(&traps, 1);
+}
+
+static struct sigaction trap_action(int flags)
 {
 	struct sigaction sa = { .sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | flags };
 
 	sigemptyset(&sa.sa_mask);
+	return sa;
+}
+
+static void own_handler(int flags)
+{
+	struct sigaction sa = trap_action(flags);
+
 	sigaction(SIGTRAP, &sa, NULL);
 }
 
@@ -448,28 +554,98 @@ static void foreign_traps(const char *when)
 	(void)after;
 }
 
+/* x86: waits until a batch has written its int3 into function 0's site;
+ * false once the test stops. */
+static bool batch_underway(void)
+{
+	static volatile uint8_t *site;
+	struct pfe_info info;
+
+	if (!site && pfe_func_info(fs[0], &info) == 0)
+		site = info.patch_at;
+	while (!atomic_load(&stop))
+		if (*site == 0xcc)
+			return true;
+		else
+			usleep(20);
+	return false;
+}
+
+/* x86: replaces the program's SIGTRAP handler while batches have their
+ * int3s in the code (sigaction; sysv_signal: neither blocks SIGTRAP, so
+ * neither waits for the batch), then calls the functions. */
+static _Atomic unsigned long replaced;
+
+static void *replacer(void *arg)
+{
+	(void)arg;
+	while (batch_underway()) {
+		if (atomic_fetch_add(&replaced, 1) & 1)
+			own_handler(SA_NODEFER);
+		else
+			sysv_signal(SIGTRAP, on_trap_plain);
+		if (!call_some(NFUNCS))
+			atomic_fetch_add(&wrong, 1);
+	}
+	return NULL;
+}
+
+/* glibc's own name of sigaction (libpfe does not see it). */
+extern int __sigaction(int sig, const struct sigaction *act, struct sigaction *old);
+
 static void sigtrap(void)
 {
-	pthread_t t[2];
+	struct sigaction sa = trap_action(SA_NODEFER), cur;
+	pthread_t t[3];
 
 	/* Without SA_NODEFER, SIGTRAP is blocked while the handler runs:
-	 * x86 batches are refused, whether libpfe chains to it (installed
-	 * before pfe_init) or it replaced libpfe's.  Both before any int3
-	 * was written: a trap of a batch delivered late (its thread
-	 * descheduled between the trap and the delivery) would reach a
-	 * handler that replaced libpfe's (runtime/README.md). */
+	 * x86 batches are refused, whether it was installed before pfe_init
+	 * or after it.  The program sees its own action, never libpfe's. */
 	own_handler(0);
 	CHECK(pfe_init() == 0, "pfe_init");
 	setup();
+	CHECK(sigaction(SIGTRAP, NULL, &cur) == 0 && (cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_trap,
+	      "sigaction: SIGTRAP's action is not the program's");
 	foreign_traps("handler before pfe_init");
 	start(t, 2, runner);
-	CHECK(!X86 || toggle(true) == PFE_ESIGNAL, "x86: a batch not refused while the handler before pfe_init blocks SIGTRAP");
+	CHECK(!X86 || refused_saying("SIGTRAP's handler runs with SIGTRAP blocked"),
+	      "x86: a batch not refused, saying why, while the handler before pfe_init blocks SIGTRAP");
 	own_handler(0);
 	CHECK(!X86 || toggle(true) == PFE_ESIGNAL, "x86: a batch not refused while the handler after pfe_init blocks SIGTRAP");
+	atomic_store(&only_libpfes, 1);
 	own_handler(SA_NODEFER);
 	toggle_for(0.5, 0);
+	/* Replaced during the batches: a trap delivered late (its thread
+	 * descheduled between its int3 and the delivery) must still find
+	 * libpfe's handler. */
+	start(&t[2], X86, replacer);
+	toggle_for(0.5, 0);
+	finish(t, 2 + X86);
+	CHECK(!X86 || replaced > 0, "x86: the handler never replaced during a batch");
+	/* Set behind libpfe's back (glibc's own name): libpfe takes it over
+	 * at its next batch. */
+	__sigaction(SIGTRAP, &sa, NULL);
+	start(t, 2, runner);
+	toggle_for(0.5, 0);
 	finish(t, 2);
+	atomic_store(&only_libpfes, 0);
 	foreign_traps("handler after pfe_init");
+	/* signal's kin return the program's handler; sysv_signal's runs
+	 * once, then the default action is SIGTRAP's. */
+	CHECK(sysv_signal(SIGTRAP, on_trap_plain) == (sighandler_t)(void (*)(void))on_trap, "sysv_signal: not the program's handler");
+	traps = 0;
+	raise(SIGTRAP);
+	CHECK(traps == 1 && sigaction(SIGTRAP, NULL, &cur) == 0 && cur.sa_handler == SIG_DFL && !(cur.sa_flags & SA_SIGINFO),
+	      "sysv_signal's handler: %d calls, then SIGTRAP's action not the default", traps);
+	/* signal (libpfe's) keeps siginterrupt's choice, as glibc's does
+	 * (old programs still call it). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	siginterrupt(SIGUSR2, 1);
+#pragma GCC diagnostic pop
+	signal(SIGUSR2, on_trap_plain);
+	CHECK(sigaction(SIGUSR2, NULL, &cur) == 0 && !(cur.sa_flags & SA_RESTART),
+	      "signal after siginterrupt(SIGUSR2, 1): system calls restarted");
 }
 
 /* ---- fork ---- */
