@@ -601,8 +601,7 @@ int pfe_attach_many(struct pfe_func *const *fs, size_t n, pfe_entry_handler entr
 		keep_attachment(a);
 		for (size_t i = 0; i < n; i++)
 			set_attachment(fs[i], a);
-		if (n)
-			err = pfe__set_slots(fs, n);
+		err = pfe__set_slots(fs, n);
 	}
 	unlock(cs);
 	return err;

@@ -534,10 +534,14 @@ static size_t slot_edits(struct pfe_func *const *fs, size_t n, struct edit *e)
 
 int pfe__set_slots(struct pfe_func *const *fs, size_t n)
 {
-	struct edit *e = calloc(n + 1, sizeof *e);
+	struct edit *e;
 	int err;
 
-	if (!e)
+	/* None (pfe_attach_all in a program with no patchable function):
+	 * there is no fs[0] to take the protections from. */
+	if (n == 0)
+		return 0;
+	if (!(e = calloc(n + 1, sizeof *e)))
 		return PFE_ENOMEM;
 	err = write_batch(e, slot_edits(fs, n, e), fs[0]->obj->prot);
 	free(e);
