@@ -369,14 +369,16 @@ sighandler_fn signal(int sig, sighandler_fn handler)
 	return set_handler(sig, handler, SA_RESTART);
 }
 
+/* glibc's other names of signal (an alias would need the attributes of
+ * glibc's declarations, which differ between GCCs). */
 sighandler_fn bsd_signal(int sig, sighandler_fn handler)
 {
-	return set_handler(sig, handler, SA_RESTART);
+	return signal(sig, handler);
 }
 
 sighandler_fn ssignal(int sig, sighandler_fn handler)
 {
-	return set_handler(sig, handler, SA_RESTART);
+	return signal(sig, handler);
 }
 
 sighandler_fn sysv_signal(int sig, sighandler_fn handler)

@@ -186,6 +186,23 @@ static bool refused_saying(const char *want)
 	return err == PFE_ESIGNAL && strstr(said, want);
 }
 
+/* x86: waits until a batch has written its int3 into function 0's site;
+ * false once the test stops. */
+static bool batch_underway(void)
+{
+	static volatile uint8_t *site;
+	struct pfe_info info;
+
+	if (!site && pfe_func_info(fs[0], &info) == 0)
+		site = info.patch_at;
+	while (!atomic_load(&stop))
+		if (*site == 0xcc)
+			return true;
+		else
+			usleep(20);
+	return false;
+}
+
 static void *runner(void *arg)
 {
 	(void)arg;
@@ -251,72 +268,6 @@ static void blocked_thread(void)
 	call_some(NFUNCS);
 	CHECK(hits == NFUNCS, "%lu handler calls, want %d", hits, NFUNCS);
 	CHECK(toggle(false) == 0, "disable");
-}
-
-/* ---- late ---- */
-
-/* A thread that blocks every signal for a while, again and again, and
- * calls the functions meanwhile: it may start blocking SIGTRAP after a
- * batch found it unblocked.  Each of its calls may block it with
- * pthread_sigmask or sigprocmask. */
-static void *late_blocker(void *arg)
-{
-	sigset_t all, none;
-
-	(void)arg;
-	sigfillset(&all);
-	sigemptyset(&none);
-	for (unsigned long i = 0; !atomic_load(&stop); i++) {
-		if (i & 1)
-			pthread_sigmask(SIG_BLOCK, &all, NULL);
-		else
-			sigprocmask(SIG_BLOCK, &all, NULL);
-		if (!call_some(50))
-			atomic_fetch_add(&wrong, 1);
-		pthread_sigmask(SIG_SETMASK, &none, NULL);
-		if (!call_some(400))
-			atomic_fetch_add(&wrong, 1);
-	}
-	return NULL;
-}
-
-static void on_usr1(int sig);
-static bool batch_underway(void);
-
-/* x86: installs a handler whose mask has SIGTRAP while a batch has its
- * int3s in the code, runs it at once (it calls the functions), then puts
- * back one that does not block SIGTRAP. */
-static _Atomic unsigned long installed_late;
-
-static void *late_installer(void *arg)
-{
-	struct sigaction blocks = { .sa_handler = on_usr1, .sa_flags = SA_RESTART }, unblocked = blocks;
-
-	(void)arg;
-	sigfillset(&blocks.sa_mask);
-	sigemptyset(&unblocked.sa_mask);
-	while (batch_underway()) {
-		sigaction(SIGUSR1, &blocks, NULL);
-		raise(SIGUSR1);
-		sigaction(SIGUSR1, &unblocked, NULL);
-		atomic_fetch_add(&installed_late, 1);
-	}
-	return NULL;
-}
-
-static void late(void)
-{
-	struct pfe_stats before, after;
-	pthread_t t[3];
-
-	pfe_get_stats(&before);
-	start(t, 2, late_blocker);
-	start(&t[2], X86, late_installer);
-	toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
-	finish(t, 2 + X86);
-	pfe_get_stats(&after);
-	CHECK(after.batches > before.batches, "every batch refused");
-	CHECK(!X86 || installed_late > 0, "x86: no handler installed during a batch");
 }
 
 /* ---- handler ---- */
@@ -399,6 +350,69 @@ static void masked(void)
 		usleep(1000);
 	toggle_for(0.25, 0);
 	finish(t, 2);
+}
+
+/* ---- late ---- */
+
+/* A thread that blocks every signal for a while, again and again, and
+ * calls the functions meanwhile: it may start blocking SIGTRAP after a
+ * batch found it unblocked.  Each of its calls may block it with
+ * pthread_sigmask or sigprocmask. */
+static void *late_blocker(void *arg)
+{
+	sigset_t all, none;
+
+	(void)arg;
+	sigfillset(&all);
+	sigemptyset(&none);
+	for (unsigned long i = 0; !atomic_load(&stop); i++) {
+		if (i & 1)
+			pthread_sigmask(SIG_BLOCK, &all, NULL);
+		else
+			sigprocmask(SIG_BLOCK, &all, NULL);
+		if (!call_some(50))
+			atomic_fetch_add(&wrong, 1);
+		pthread_sigmask(SIG_SETMASK, &none, NULL);
+		if (!call_some(400))
+			atomic_fetch_add(&wrong, 1);
+	}
+	return NULL;
+}
+
+/* x86: installs a handler whose mask has SIGTRAP while a batch has its
+ * int3s in the code, runs it at once (it calls the functions), then puts
+ * back one that does not block SIGTRAP. */
+static _Atomic unsigned long installed_late;
+
+static void *late_installer(void *arg)
+{
+	struct sigaction blocks = { .sa_handler = on_usr1, .sa_flags = SA_RESTART }, unblocked = blocks;
+
+	(void)arg;
+	sigfillset(&blocks.sa_mask);
+	sigemptyset(&unblocked.sa_mask);
+	while (batch_underway()) {
+		sigaction(SIGUSR1, &blocks, NULL);
+		raise(SIGUSR1);
+		sigaction(SIGUSR1, &unblocked, NULL);
+		atomic_fetch_add(&installed_late, 1);
+	}
+	return NULL;
+}
+
+static void late(void)
+{
+	struct pfe_stats before, after;
+	pthread_t t[3];
+
+	pfe_get_stats(&before);
+	start(t, 2, late_blocker);
+	start(&t[2], X86, late_installer);
+	toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
+	finish(t, 2 + X86);
+	pfe_get_stats(&after);
+	CHECK(after.batches > before.batches, "every batch refused");
+	CHECK(!X86 || installed_late > 0, "x86: no handler installed during a batch");
 }
 
 /* ---- segv ---- */
@@ -552,23 +566,6 @@ static void foreign_traps(const char *when)
 	CHECK(traps == 4 && trap_code == SI_KERNEL && after, "%s: int $3: %d calls, si_code %d", when, traps, trap_code);
 #endif
 	(void)after;
-}
-
-/* x86: waits until a batch has written its int3 into function 0's site;
- * false once the test stops. */
-static bool batch_underway(void)
-{
-	static volatile uint8_t *site;
-	struct pfe_info info;
-
-	if (!site && pfe_func_info(fs[0], &info) == 0)
-		site = info.patch_at;
-	while (!atomic_load(&stop))
-		if (*site == 0xcc)
-			return true;
-		else
-			usleep(20);
-	return false;
 }
 
 /* x86: replaces the program's SIGTRAP handler while batches have their
