@@ -19,6 +19,8 @@
 #                   lint fails
 #   baseline        a test of the baseline that did not run, a test name
 #                   twice: failures; more tests than the baseline: none
+#   host            a run under a launcher (run-host) judged by NAME@HOST's
+#                   baseline and expected list, a native one not
 #   unsupported     a new UNSUPPORTED, an expected one missing, one
 #                   reported by another .exp than its line names, a line
 #                   naming no .exp: failures; one that is expected, and
@@ -202,6 +204,28 @@ PASS: c' ;;
 	twice) expect_failed "harness: a test name that occurs twice is a failure" "$r" ;;
 	esac
 done
+
+# host: a run whose programs ran under a launcher (run-host, run-suite.sh)
+# is judged as NAME@HOST, against that baseline and expected list; the same
+# results of a native run fail (a test of NAME's baseline missing, an
+# UNSUPPORTED expected only under the launcher).
+d=$out/host
+mkdir -p "$d/run" "$d/baseline"
+echo "runtest completed at now" > "$d/run/pfe.log"
+echo 0 > "$d/run/run-status"
+printf 'a\nb\n' > "$d/baseline/harness-h"
+printf 'a\nslow\n' > "$d/baseline/harness-h@qemu-x"
+printf 'harness-h@qemu-x\tpfe.harness/harness.exp\tslow\n' > "$d/expected"
+printf 'Running /x/testsuite/pfe.harness/harness.exp ...\nPASS: a\nUNSUPPORTED: slow\n\n# of expected passes\t\t1\n' > "$d/run/pfe.sum"
+echo qemu-x > "$d/run/run-host"
+r=$(PFE_BASELINE_DIR=$d/baseline PFE_EXPECTED_UNSUPPORTED=$d/expected \
+	sh scripts/suite-result.sh harness-h "$d/run" 2>&1)
+expect_line "harness: a run under a launcher is judged by NAME@HOST's baseline and expected list" \
+	"harness-h: 1 passed, 0 failed, 1 unsupported" "$r"
+rm "$d/run/run-host"
+r=$(PFE_BASELINE_DIR=$d/baseline PFE_EXPECTED_UNSUPPORTED=$d/expected \
+	sh scripts/suite-result.sh harness-h "$d/run" 2>&1)
+expect_failed "harness: a native run is not judged by what a launcher's run may leave out" "$r"
 
 # unsupported: crafted sums against a crafted expected list.
 d=$out/unsupported

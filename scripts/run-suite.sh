@@ -51,10 +51,23 @@ riscv64-*) target=riscv64 ;;
 *) die "no target for $machine" ;;
 esac
 case " $cflags " in *" -m32 "*) target=i386 ;; esac
+# Whether this kernel runs the run's programs: an x86_64 kernel built
+# without IA32 emulation, or booted with it off (ia32_emulation=0, some
+# hypervisors' guests), runs no i386 program ("Exec format error").
+runs_here() {
+	echo 'int main(void) { return 0; }' > "$obj/exec-probe.c"
+	# shellcheck disable=SC2086
+	$wrap $cc $cflags -o "$obj/exec-probe" "$obj/exec-probe.c" > "$obj/exec-probe.log" 2>&1 ||
+		die "$cc $cflags links no program: $(tail -3 "$obj/exec-probe.log")"
+	"$obj/exec-probe" 2> /dev/null
+}
 run=
 case $target in
 aarch64) run="qemu-aarch64 -L /usr/aarch64-linux-gnu" ;;
 riscv64) run="qemu-riscv64 -L /usr/riscv64-linux-gnu" ;;
+# Then as the other targets' programs are run: suite-result.sh judges the
+# run as NAME@qemu-i386, and says so.
+i386) runs_here || { run=qemu-i386; echo qemu-i386 > "$obj/run-host"; } ;;
 esac
 # GCC 8+ has -fpatchable-function-entry: the probe must agree with that.
 native=0

@@ -5,7 +5,8 @@
 #
 #     NAME: P passed, F failed, U unsupported
 #
-# followed by one line per problem.  Failed counts every FAIL, XPASS,
+# then, for a run under a launcher (below), a line that says so, and one
+# line per problem.  Failed counts every FAIL, XPASS,
 # UNRESOLVED, UNTESTED, ERROR and WARNING line (DejaGnu's own summary
 # leaves ERRORs out: a Tcl error in a dg-final check is one), plus one for
 # each of: a runtest that did not run or did not finish (no pfe.sum, no
@@ -39,7 +40,15 @@ case $1 in
 --names) names=1; shift ;;
 esac
 name=$1 dir=$2 expected=${PFE_EXPECTED_UNSUPPORTED:-$top/testsuite/expected-unsupported}
+# A run whose programs ran under a launcher because this kernel runs none
+# of them (DIR/run-host, run-suite.sh: qemu-i386 for -m32 on a kernel
+# without IA32 emulation) is the run NAME@HOST: its expected list's lines
+# are those whose GLOB matches that, its baseline NAME@HOST where there is
+# one (what runs there differs), else NAME's.
+host=$(cat "$dir/run-host" 2>/dev/null) || host=
+key=$name${host:+@$host}
 baseline=${PFE_BASELINE_DIR:-$top/testsuite/baseline}/$name
+[ -z "$host" ] || [ ! -f "$baseline@$host" ] || baseline=$baseline@$host
 results='PASS|FAIL|XPASS|XFAIL|KPASS|KFAIL|UNRESOLVED|UNTESTED|UNSUPPORTED'
 export LC_ALL=C
 sum=$dir/pfe.sum
@@ -108,7 +117,7 @@ else
 		NF == 3 && run[$2] { print $1 "\t" $2 "\t" $3 }
 	' | while IFS="$tab" read -r glob exp text; do
 		# shellcheck disable=SC2254
-		case $name in $glob) printf '%s\t%s\n' "$exp" "$text" ;; esac
+		case $key in $glob) printf '%s\t%s\n' "$exp" "$text" ;; esac
 	done > "$tmp/list"
 	grep -v "$tab?" "$tmp/list" | sort -u > "$tmp/want"
 	sed -n "s/$tab?/$tab/p" "$tmp/list" | sort -u > "$tmp/may"
@@ -132,5 +141,6 @@ else
 	rm -rf "$tmp"
 fi
 echo "$name: $passed passed, $failed failed, $unsupported unsupported"
+[ -z "$host" ] || echo "$name: its programs ran under $host (this kernel runs none of them), judged as $key against ${baseline#"$top/"}"
 [ -z "$problems" ] || printf '%s\n' "$problems" | grep -v '^$'
 [ "$failed" -eq 0 ]

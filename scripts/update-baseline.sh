@@ -29,7 +29,10 @@ for name in "$@"; do
 		status=1
 		continue
 	fi
-	sh scripts/suite-result.sh --names "$name" "$dir" | uniq > "testsuite/baseline/$name"
-	echo "update-baseline: testsuite/baseline/$name: $(wc -l < "testsuite/baseline/$name") tests"
+	# A run under a launcher (suite-result.sh) writes NAME@HOST's.
+	host=$(cat "$dir/run-host" 2>/dev/null) || host=
+	file=testsuite/baseline/$name${host:+@$host}
+	sh scripts/suite-result.sh --names "$name" "$dir" | uniq > "$file"
+	echo "update-baseline: $file: $(wc -l < "$file") tests"
 done
 exit $status

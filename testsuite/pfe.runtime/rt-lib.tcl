@@ -12,6 +12,20 @@ proc rt_make_var {name} {
     return [string map [list "\\\n" " "] $value]
 }
 
+# Why libpfe's programs cannot run here, or "": x86 programs under qemu-user
+# (-m32 where the kernel runs no i386 program: scripts/run-suite.sh).
+# libpfe's int3 protocol reads every thread's blocked signals from
+# /proc/self/task, and under qemu-user those are qemu's own, which block
+# SIGTRAP: each batch is refused (PFE_ESIGNAL, "thread N (qemu-i386)
+# blocks SIGTRAP" under PFE_DEBUG=signals).
+proc rt_not_runnable {} {
+    global pfe_target pfe_run
+    if {$pfe_target in {x86_64 i386} && $pfe_run ne ""} {
+	return "not run under [lindex $pfe_run 0]: libpfe reads threads' signal masks from /proc, where qemu-user shows its own"
+    }
+    return ""
+}
+
 # libpfe.so for the target, as the Makefile builds it (no -Werror: older
 # and newer GCCs warn differently; the warnings are in the log).
 proc rt_build_lib {} {
