@@ -12,15 +12,16 @@
  *             blocked.  A batch is refused (PFE_ESIGNAL) while a thread
  *             blocks it or a handler's mask would (checked in
  *             pfe__traps_begin); a change that would start blocking it
- *             (pthread_sigmask, sigprocmask, sigaction, signal, all
- *             interposed) waits until the batch under way is done.
+ *             (pthread_sigmask, sigprocmask, sigaction, signal, System
+ *             V's sighold and sigset, all interposed) waits until the
+ *             batch under way is done.
  *   chaining  pfe__chain_signal: what the process would have done without
  *             libpfe (also libpfe-trace's fatal signals).
  *
  * The wrappers only add to what the C library does: an action set through
  * them is the kernel's, except SIGTRAP's while on_trap is installed.
  * Not seen: actions and masks changed by raw system calls, by the C
- * library's own calls (__sigaction, sigset, swapcontext, sigsuspend...),
+ * library's own calls (__sigaction, swapcontext, sigsuspend...),
  * and with libpfe.a, by shared libraries; a SIGTRAP action set so is taken
  * over at the next batch (pfe__own_sigtrap).
  *
@@ -404,6 +405,52 @@ int siginterrupt(int sig, int flag)
 		sa.sa_flags |= SA_RESTART;
 	}
 	return sigaction(sig, &sa, NULL);
+}
+
+/* SIG, alone, blocked or unblocked (HOW) through sigprocmask above; the
+ * mask before in OLD if not NULL.  EINVAL for a signal that is not one. */
+static int one_signal_mask(int how, int sig, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	if (sigaddset(&set, sig) != 0)
+		return -1;
+	return sigprocmask(how, &set, old);
+}
+
+/* System V's calls (obsolete, still in old programs), as glibc's, through
+ * the ones above: glibc's call its own sigaction and sigprocmask.  Not
+ * sigrelse: it only unblocks, which needs no wait. */
+int sighold(int sig)
+{
+	return one_signal_mask(SIG_BLOCK, sig, NULL);
+}
+
+int sigignore(int sig)
+{
+	struct sigaction sa = { .sa_handler = SIG_IGN };
+
+	sigemptyset(&sa.sa_mask);
+	return sigaction(sig, &sa, NULL);
+}
+
+/* DISP SIG_HOLD: SIG blocked; else DISP its handler (System V's: the
+ * signal blocked while it runs) and SIG unblocked.  SIG_HOLD when it was
+ * blocked before, else its handler before. */
+sighandler_fn sigset(int sig, sighandler_fn disp)
+{
+	struct sigaction sa = { .sa_handler = disp }, old;
+	sigset_t was;
+
+	sigemptyset(&sa.sa_mask);
+	if (disp == SIG_HOLD) {
+		if (one_signal_mask(SIG_BLOCK, sig, &was) != 0 || sigaction(sig, NULL, &old) != 0)
+			return SIG_ERR;
+	} else if (sigaction(sig, &sa, &old) != 0 || one_signal_mask(SIG_UNBLOCK, sig, &was) != 0) {
+		return SIG_ERR;
+	}
+	return sigismember(&was, sig) == 1 ? SIG_HOLD : old.sa_handler;
 }
 
 /* ---- a batch's int3s ---- */

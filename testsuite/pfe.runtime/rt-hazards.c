@@ -11,7 +11,8 @@
  *   late      threads that block every signal for a while, again and again
  *             (pthread_sigmask, sigprocmask), call the functions while
  *             main toggles them, and (x86) one that installs a handler
- *             blocking SIGTRAP during a batch and runs it: not killed
+ *             blocking SIGTRAP during a batch and runs it, one that
+ *             blocks SIGTRAP alone then (sighold, sigset): not killed
  *             (x86: such a call waits for the batch under way; a batch
  *             that finds one blocking is refused)
  *   masked    a handler whose sa_mask has SIGTRAP (sigfillset) calls the
@@ -35,7 +36,8 @@
  *             libpfe's back (__sigaction); while it has no SA_NODEFER
  *             (SIGTRAP blocked while it runs), x86 batches are refused;
  *             sysv_signal's handler runs once; signal keeps
- *             siginterrupt's choice
+ *             siginterrupt's choice; sigset and sigignore set the
+ *             program's action
  *   fork      a thread forks while main toggles: each child enables and
  *             disables a function and exits 0 in time
  *   flush     one cache maintenance call a phase on riscv, not one an edit
@@ -400,19 +402,44 @@ static void *late_installer(void *arg)
 	return NULL;
 }
 
+/* x86: blocks SIGTRAP alone with System V's calls (glibc's call its own
+ * sigprocmask) while a batch has its int3s in the code, calls the
+ * functions, unblocks it. */
+static _Atomic unsigned long held_late;
+
+static void *late_holder(void *arg)
+{
+	(void)arg;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	while (batch_underway()) {
+		if (atomic_fetch_add(&held_late, 1) & 1)
+			sighold(SIGTRAP);
+		else
+			sigset(SIGTRAP, SIG_HOLD);
+		if (!call_some(NFUNCS))
+			atomic_fetch_add(&wrong, 1);
+		sigrelse(SIGTRAP);
+	}
+#pragma GCC diagnostic pop
+	return NULL;
+}
+
 static void late(void)
 {
 	struct pfe_stats before, after;
-	pthread_t t[3];
+	pthread_t t[4];
 
 	pfe_get_stats(&before);
 	start(t, 2, late_blocker);
 	start(&t[2], X86, late_installer);
+	start(&t[2 + X86], X86, late_holder);
 	toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
-	finish(t, 2 + X86);
+	finish(t, 2 + 2 * X86);
 	pfe_get_stats(&after);
 	CHECK(after.batches > before.batches, "every batch refused");
 	CHECK(!X86 || installed_late > 0, "x86: no handler installed during a batch");
+	CHECK(!X86 || held_late > 0, "x86: SIGTRAP never held during a batch");
 }
 
 /* ---- segv ---- */
@@ -643,6 +670,19 @@ static void sigtrap(void)
 	signal(SIGUSR2, on_trap_plain);
 	CHECK(sigaction(SIGUSR2, NULL, &cur) == 0 && !(cur.sa_flags & SA_RESTART),
 	      "signal after siginterrupt(SIGUSR2, 1): system calls restarted");
+	/* System V's calls set and show the program's action too. */
+	own_handler(SA_NODEFER);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+	CHECK(sigset(SIGTRAP, on_trap_plain) == (sighandler_t)(void (*)(void))on_trap &&
+	      sigaction(SIGTRAP, NULL, &cur) == 0 && cur.sa_handler == on_trap_plain,
+	      "sigset: not the program's handler, or not set");
+	sigignore(SIGTRAP);
+#pragma GCC diagnostic pop
+	traps = 0;
+	raise(SIGTRAP);
+	CHECK(traps == 0 && sigaction(SIGTRAP, NULL, &cur) == 0 && cur.sa_handler == SIG_IGN,
+	      "sigignore: SIGTRAP not ignored, or not shown so");
 }
 
 /* ---- fork ---- */
