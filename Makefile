@@ -215,6 +215,7 @@ check:
 # Every run of the matrix with the whole suite and differential test.
 check-full:
 	sh scripts/install-deps.sh
+	sh scripts/install-deps.sh toolchains
 	$(MAKE) -s build/pfe-scan build/pfe-scan-fuzz
 	sh scripts/check-matrix.sh full
 

@@ -319,7 +319,8 @@ rm -rf build/check/harness-stale build/check/harness-unfinished build/check/harn
 # its time budget spent before it starts, GCC 7.5 not built, a run whose
 # PARTS names a .exp that is not there, a run with no baseline and
 # RUNTESTFLAGS set: every run fails by name, the summary line counts them,
-# the exit status is not 0.
+# the exit status is not 0; a line whose PARTS is "-" is named as left to
+# make check-full, and not run.
 d=$out/matrix
 mkdir -p "$d/tree"
 # The tree as it is, but its builds and git's files (not git ls-files:
@@ -328,6 +329,7 @@ mkdir -p "$d/tree"
 tar cf - --exclude=./build --exclude=./.git . | tar xf - -C "$d/tree"
 sed -i 's#/var/lib/pfe/gcc-7/bin/gcc-7#/nonexistent/gcc-7#' "$d/tree/testsuite/matrix"
 sed -i '/^gcc-10 /s#pfe\.trace/trace\.exp#pfe.trace/trcae.exp#' "$d/tree/testsuite/matrix"
+sed -i '/^gcc-11 /s/ [^ ]*$/ -/' "$d/tree/testsuite/matrix"
 rm -f "$d/tree/testsuite/baseline/gcc-9"
 # (PFE_MATRIX unset: a make check of one line, PFE_MATRIX=..., runs this too.)
 r=$(cd "$d/tree" && unset PFE_MATRIX && PFE_CHECK_START=1 RUNTESTFLAGS=x sh scripts/check-matrix.sh standard 2>&1; echo "exit $?")
@@ -337,11 +339,15 @@ for want in 'gcc-12: no .* (status not run: not started within the time budget)'
 	'gcc-10: no .* (status not run: testsuite/matrix names pfe.trace/trcae.exp: no such file)' \
 	'harness: no .* (status not run: check-harness.sh stopped (time budget))' \
 	'packages: no .* (status not run: check-packages.sh -q stopped (time budget))' \
+	'not in make check (make check-full runs it): .*gcc-11' \
 	'check: gcc-9: no baseline' 'check: RUNTESTFLAGS=x in the environment' \
 	'^standard: 0 passed, [1-9][0-9]* failed$' '^exit [1-9]'; do
 	echo "$r" | grep -q -- "$want" || missing="$missing
 $want"
 done
+# A line make check-full alone runs (PARTS -) is not run, nor failed.
+! echo "$r" | grep -q '^=== gcc-11$' || missing="$missing
+gcc-11 (PARTS -) run by make check"
 # PFE_MATRIX: the runs it leaves out (and only they) fail by name.
 ! echo "$r" | grep -q 'not run (PFE_MATRIX' || missing="$missing
 a run not left out said to be left out"
@@ -351,9 +357,9 @@ gcc-9 left out by PFE_MATRIX, not named"
 ! echo "$r" | grep -q '^check: harness: not run' || missing="$missing
 harness said to be left out by PFE_MATRIX"
 if [ -z "$missing" ]; then
-	result PASS "harness: make check with its budget spent, GCC 7.5 missing, a misspelt part, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name"
+	result PASS "harness: make check with its budget spent, GCC 7.5 missing, a misspelt part, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name; a line left to make check-full is not run"
 else
-	result FAIL "harness: make check with its budget spent, GCC 7.5 missing, a misspelt part, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name"
+	result FAIL "harness: make check with its budget spent, GCC 7.5 missing, a misspelt part, a baseline missing, RUNTESTFLAGS or PFE_MATRIX set fails by name; a line left to make check-full is not run"
 	printf 'missing:%s\n' "$missing" | sed 's/^/    /'
 	printf '%s\n' "$r" | tail -n 30 | sed 's/^/    /'
 fi

@@ -9,7 +9,8 @@
 # baseline that did not run, counts as failed) and, last, one line
 # "TIER: N passed, N failed" summed over all.
 #
-# Tiers: standard (make check) runs each line of the matrix as it says;
+# Tiers: standard (make check) runs each line of the matrix as it says
+# (a line whose PARTS is "-" not at all, and says so in times.txt);
 # full (make check-full) runs every line with the whole suite and the whole
 # differential test (PARTS all, DIFF full; sqlite stays sqlite, and a DIFF
 # written STANDARD/FULL is FULL).
@@ -40,6 +41,12 @@ full) target=check-full budget=7200 figures=testsuite/figures-full.md ;;
 *) echo "check-matrix: tier $tier: standard or full" >&2; exit 1 ;;
 esac
 ALL=$(grep -v '^#' testsuite/matrix | grep -v '^ *$')
+# PARTS "-": a run make check-full alone makes (testsuite/matrix says why).
+full_only=
+if [ "$tier" = standard ]; then
+	full_only=$(echo "$ALL" | awk '$6 == "-" { printf "%s%s", s, $1; s = ", " }')
+	ALL=$(echo "$ALL" | awk '$6 != "-"')
+fi
 MATRIX=${PFE_MATRIX:-$ALL}
 JOBS=${PFE_JOBS:-2}
 start=${PFE_CHECK_START:-$(date +%s)}
@@ -113,7 +120,7 @@ for name in $(names "$MATRIX"); do
 	cc=$(echo "$MATRIX" | awk -v n="$name" '$1 == n { print $2 }')
 	parts=$(echo "$MATRIX" | awk -v n="$name" '$1 == n { print $6 }')
 	for exp in $(echo "${parts#but:}" | tr , " "); do
-		case $exp in all | once) continue ;; esac
+		case $exp in all | once | -) continue ;; esac
 		[ -f "testsuite/$exp" ] || drop "$name" "testsuite/matrix names $exp: no such file"
 	done
 	case $cc in
@@ -204,6 +211,7 @@ done
 	END { for (f in t) print f, t[f] }' | sort -k2,2nr | awk '{ printf "%s%s %s s", sep, $1, $2; sep = ", " }')"
 	echo "sid: $(scripts/sid-run dpkg-query -W -f '${Status} ${Package} ${Version}\n' 'gcc-1[3-9]' 'clang-[0-9]*' uftrace \
 	gcc-14-aarch64-linux-gnu binutils-riscv64-linux-gnu 2>/dev/null | awk '$3 == "installed" { printf "%s%s %s", s, $4, $5; s = ", " }')"
+	[ -z "$full_only" ] || echo "not in make check (make check-full runs it): $full_only"
 } > build/check/times.txt
 cat build/check/times.txt
 n=$(printf '%s' "$problems" | grep -c . || :)
