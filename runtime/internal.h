@@ -357,6 +357,11 @@ struct pfe_counters {
 extern HIDDEN struct pfe_counters pfe__counters;
 #define PFE_COUNT(name, n) atomic_fetch_add_explicit(&pfe__counters.name, (n), memory_order_relaxed)
 
+/* Sort the N records of SIZE bytes at BASE by the uintptr_t at OFF in
+ * each, stably (object.c: nothing done when they are in order, else a
+ * radix sort); PFE_ENOMEM. */
+HIDDEN int pfe__sort_by_key(void *base, size_t n, size_t size, size_t off);
+
 /* The first of N records of SIZE bytes at BASE (sorted by the uintptr_t
  * at OFF in each) whose key is not below KEY; N if none.  The symbols, the
  * lookup's keys and the functions by address are each searched so. */

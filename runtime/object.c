@@ -124,7 +124,7 @@ static uintptr_t key_at(const unsigned char *a, size_t i, size_t size, size_t of
  * sleds usually are); else a radix sort, a byte a pass, on the bytes in
  * which the keys differ: glibc's qsort, a call of a comparison a step,
  * took some 17 ms of 100000 symbols, each time an object is read. */
-static int sort_by_key(void *base, size_t n, size_t size, size_t off)
+int pfe__sort_by_key(void *base, size_t n, size_t size, size_t off)
 {
 	unsigned char *from = base, *to, *spare;
 	uintptr_t lo = UINTPTR_MAX, hi = 0, prev = 0;
@@ -192,7 +192,7 @@ static struct sym *read_symbols(const struct file *f, uintptr_t base, unsigned t
 			out[*n].name = strs + syms[k].st_name;	/* in the mapping */
 			(*n)++;
 		}
-		if (sort_by_key(out, *n, sizeof *out, offsetof(struct sym, addr)) != 0) {
+		if (pfe__sort_by_key(out, *n, sizeof *out, offsetof(struct sym, addr)) != 0) {
 			free(out);
 			return NULL;
 		}
@@ -537,7 +537,7 @@ static int make_funcs(struct pfe_object *o, const struct file *file, const struc
 		fs[i].obj = o;
 		*(recs[i].is_call ? &fs[i].call_record : &fs[i].entry_record) = recs[i].at;
 	}
-	if (sort_by_key(fs, nrecs, sizeof *fs, offsetof(struct pfe_func, addr)) != 0) {
+	if (pfe__sort_by_key(fs, nrecs, sizeof *fs, offsetof(struct pfe_func, addr)) != 0) {
 		free(fs);
 		return PFE_ENOMEM;
 	}
@@ -672,7 +672,7 @@ static int read_sleds(const struct file *f, struct pfe_object *o, bool unrelocat
 		fn->nsleds++;
 		o->sled_at[k] = o->sleds[k].at;
 	}
-	return sort_by_key(o->sled_at, kept, sizeof *o->sled_at, 0);
+	return pfe__sort_by_key(o->sled_at, kept, sizeof *o->sled_at, 0);
 }
 
 /* Each record of O's sections NAME, WORDS pointer-sized words each (the

@@ -50,7 +50,11 @@
  * batch that fails part way puts back what it wrote, its phases in
  * reverse (on x86 the int3 protocol backwards).
  *
+ * Batches are made and written a chunk of edits at a time (write_stream):
+ * whatever their size, they need no memory but a bit a function.
+ *
  * Debugging: PFE_DEBUG=stall=MS sleeps between the phases; PFE_DEBUG=
+ * chunk=N makes chunks of N edits (the tests cross chunks so); PFE_DEBUG=
  * mprotect forces the r-wx writer; PFE_DEBUG=list says which writer the
  * probe chose; pfe_get_stats counts batches, barriers, sites written,
  * int3 hits and cache flushes.
@@ -72,9 +76,7 @@
 struct edit {
 	uintptr_t at;
 	uint8_t len;
-	bool slot;			/* an ops slot's (a batch's) */
 	uint8_t bytes[PFE_ENC_MAX_BYTES];
-	uint32_t fi;			/* a batch's: its function's index */
 };
 
 /* The sites of the current x86 batch (sorted): an int3 there is ours.
@@ -82,7 +84,11 @@ struct edit {
  * late trap may still read it).  trap_gen counts its changes, odd while
  * one is under way: on_trap trusts a lookup only when the count was even
  * and the same before and after it. */
-static struct edit *_Atomic trap_sites;
+struct trap_site {
+	uintptr_t at;
+	uint8_t len;
+};
+static struct trap_site *_Atomic trap_sites;
 static _Atomic size_t trap_nsites;
 static _Atomic unsigned trap_gen;
 static size_t trap_capacity;
@@ -98,25 +104,25 @@ static uintptr_t *context_pc(void *uc)
 	return PFE_CONTEXT_PC(&((ucontext_t *)uc)->uc_mcontext);
 }
 
-/* The published site at AT: its length, or 0.  The count is read first:
- * a buffer that grew is stored before any count larger than the old
+/* The published site at AT (len 0: none).  The count is read first: a
+ * buffer that grew is stored before any count larger than the old
  * buffer, so the count never exceeds the buffer read after it. */
-static size_t trap_site_len(uintptr_t at)
+static struct trap_site trap_site_at(uintptr_t at)
 {
 	size_t lo = 0, hi = atomic_load(&trap_nsites);
-	struct edit *sites = atomic_load(&trap_sites);
+	struct trap_site *sites = atomic_load(&trap_sites);
 
 	while (sites && lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
 		if (sites[mid].at == at)
-			return sites[mid].len;
+			return sites[mid];
 		if (sites[mid].at < at)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return 0;
+	return (struct trap_site){ 0 };
 }
 
 static bool is_site_of(const struct pfe_func *f, uintptr_t at)
@@ -148,8 +154,8 @@ static bool known_site(uintptr_t at)
 	return false;
 }
 
-/* x86: an int3 of the protocol: go on after the site (the call of this
- * one entry is not made while it is being patched).  Only an int3
+/* x86: an int3 of the protocol: go on after the site (an entry's call is
+ * not made while it is being patched; an exit sled's is).  Only an int3
  * (SI_KERNEL) at a site: of the batch under way, or of an earlier one
  * whose site is whole again (a thread slow to take its trap: it runs the
  * site again).  The lookup and the byte are read again until both were
@@ -158,8 +164,8 @@ static bool known_site(uintptr_t at)
 static void on_trap(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t *pc = context_pc(uc), at = *pc - 1;
+	struct trap_site site;
 	unsigned gen;
-	size_t len;
 	uint8_t byte;
 
 	(void)sig;
@@ -169,11 +175,11 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 	}
 	do {
 		gen = atomic_load(&trap_gen);
-		len = trap_site_len(at);
+		site = trap_site_at(at);
 		byte = *(volatile uint8_t *)at;
 	} while ((gen & 1) || atomic_load(&trap_gen) != gen);
-	if (len) {
-		*pc = at + len;
+	if (site.len) {
+		*pc = at + site.len;
 		PFE_COUNT(trap_hits, 1);
 	} else if (byte != pfe__arch->trap_byte && known_site(at)) {
 		*pc = at;
@@ -218,18 +224,6 @@ static void flush(uintptr_t lo, uintptr_t hi)
 {
 	__builtin___clear_cache((char *)lo, (char *)hi);
 	PFE_COUNT(icache_flushes, 1);
-}
-
-/* The cache maintenance of the edits E[0..n) (sorted): riscv's flush is
- * of every hart's whole cache, once; aarch64's of the lines edited; x86
- * needs none (a call per edit, empty, and its count cost 3 ms a batch of
- * 100000 functions). */
-static void flush_edits(const struct edit *e, size_t n)
-{
-	if (PFE_FLUSH == PFE_FLUSH_PHASE && n)
-		flush(e[0].at, e[n - 1].at + e[n - 1].len);
-	for (size_t i = 0; PFE_FLUSH == PFE_FLUSH_EACH && i < n; i++)
-		flush(e[i].at, e[i].at + e[i].len);
 }
 
 /* ---- the writers ---- */
@@ -364,8 +358,11 @@ static void stall(void)
 		pfe__sleep_ms(ms);
 }
 
-/* Write EDITS[0..n) (sorted); then flush and synchronise every thread. */
-static int write_phase(const struct writer *w, const struct edit *e, size_t n)
+/* Write E[0..n) (sorted); aarch64 flushes the lines edited (riscv flushes
+ * every hart's whole cache, once a phase: write_stream; x86 needs none:
+ * a call per edit, empty, and its count cost 3 ms a batch of 100000
+ * functions). */
+static int write_edits(const struct writer *w, const struct edit *e, size_t n)
 {
 	int err;
 
@@ -375,14 +372,74 @@ static int write_phase(const struct writer *w, const struct edit *e, size_t n)
 		err = mem_write_spans(w->mem, e, n);
 	else
 		err = mem_write_each(w->mem, e, n);
-	flush_edits(e, n);
-	if (err) {
-		pfe__warn("write_phase", e[0].at, "%s refused", w->mem < 0 ? "mprotect" : "/proc/self/mem");
-		return err;
+	for (size_t i = 0; PFE_FLUSH == PFE_FLUSH_EACH && i < n; i++)
+		flush(e[i].at, e[i].at + e[i].len);
+	if (err)
+		pfe__warn("write_edits", e[0].at, "%s refused", w->mem < 0 ? "mprotect" : "/proc/self/mem");
+	return err;
+}
+
+/* A source of a phase's edits: up to ROOM more from CTX (its own cursor)
+ * into E; how many, 0 when there are no more. */
+typedef size_t fill_fn(void *ctx, struct edit *e, size_t room);
+
+/* A phase's edits are made and written CHUNK at a time in this buffer
+ * (under pfe__lock): a batch needs no memory of its own.  Edits of
+ * 100000 functions in fresh memory (4 to 8 MB) cost more in page faults
+ * than writing them (10 to 20 ms on a VM). */
+#define CHUNK 2048
+static struct edit chunk[CHUNK];
+
+/* Edits a chunk: CHUNK, or fewer under PFE_DEBUG=chunk=N (the tests'
+ * batches are smaller than a chunk: with it, their functions' edits
+ * cross chunks). */
+static size_t chunk_room(void)
+{
+	long n;
+
+	return pfe__debug("chunk", &n) && n > 0 && n < CHUNK ? (size_t)n : CHUNK;
+}
+
+/* One phase: the edits FILL makes from CTX, a chunk at a time (each
+ * sorted); then cache maintenance (riscv: one flush of the phase's range)
+ * and every thread synchronised.  Nothing when there is no edit. */
+static int write_stream(const struct writer *w, fill_fn *fill, void *ctx)
+{
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	size_t n = 0, k, room = chunk_room();
+	int err = 0;
+
+	while (!err && (k = fill(ctx, chunk, room)) > 0) {
+		if ((err = pfe__sort_by_key(chunk, k, sizeof *chunk, offsetof(struct edit, at))) != 0)
+			break;
+		lo = chunk[0].at < lo ? chunk[0].at : lo;
+		hi = chunk[k - 1].at + chunk[k - 1].len > hi ? chunk[k - 1].at + chunk[k - 1].len : hi;
+		err = write_edits(w, chunk, k);
+		n += k;
 	}
+	if (PFE_FLUSH == PFE_FLUSH_PHASE && n)
+		flush(lo, hi);
+	if (err || !n)
+		return err;
 	PFE_COUNT(sites_written, n);
 	stall();
 	return sync_cores();
+}
+
+/* The edits of an array: E[0..n). */
+struct edit_array {
+	const struct edit *e;
+	size_t n;
+};
+
+static size_t array_edits(void *ctx, struct edit *e, size_t room)
+{
+	struct edit_array *a = ctx;
+	size_t k = a->n < room ? a->n : room;
+
+	memcpy(e, a->e, k * sizeof *e);
+	a->e += k, a->n -= k;
+	return k;
 }
 
 /* ---- the probe ---- */
@@ -430,39 +487,18 @@ int pfe__patch_init(bool traps)
 
 /* ---- prepare, toggle ---- */
 
-static int by_at(const void *a, const void *b)
-{
-	uintptr_t x = ((const struct edit *)a)->at, y = ((const struct edit *)b)->at;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Sort edits by address; they usually come sorted (functions are kept in
- * address order), and a check is cheaper than qsort on 100000 of them. */
-static void sort_edits(struct edit *e, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		if (e[i - 1].at > e[i].at) {
-			qsort(e, n, sizeof *e, by_at);
-			return;
-		}
-	}
-}
-
-/* A batch of one phase: E[0..n) (sorted).  Not undone if it fails part
- * way: what it writes is as valid as what it replaces (prepare: the
- * disabled form of NOPs or of a fentry call; slots: another valid
- * attachment; veneers: a page no call reaches yet, unmapped). */
-static int write_batch(const struct edit *e, size_t n, int prot)
+/* A batch of one phase: the edits FILL makes from CTX.  Not undone if it
+ * fails part way: what it writes is as valid as what it replaces
+ * (prepare: the disabled form of NOPs or of a fentry call; slots: another
+ * valid attachment; veneers: a page no call reaches yet, unmapped). */
+static int write_batch(fill_fn *fill, void *ctx, int prot)
 {
 	struct writer w;
 	int err;
 
-	if (!n)
-		return 0;
 	open_writer(&w, prot);
 	PFE_COUNT(batches, 1);
-	err = write_phase(&w, e, n);
+	err = write_stream(&w, fill, ctx);
 	close_writer(&w);
 	return err;
 }
@@ -482,29 +518,36 @@ bool pfe__disabled_at(const struct pfe_enc_patch *p, uintptr_t at)
 	return memcmp((const void *)at, seq, p->len) == 0;
 }
 
-int pfe__prepare(struct pfe_object *o)
-{
-	struct edit *e = calloc(o->nfuncs + 1, sizeof *e);
-	size_t n = 0;
-	int err;
+/* The functions of an object from the Ith on. */
+struct object_cursor {
+	const struct pfe_object *o;
+	size_t i;
+};
 
-	if (!e)
-		return PFE_ENOMEM;
-	for (size_t i = 0; i < o->nfuncs; i++) {
-		struct pfe_func *f = &o->funcs[i];
+/* The disabled form of each entry that is not in it yet. */
+static size_t prepare_edits(void *ctx, struct edit *e, size_t room)
+{
+	struct object_cursor *c = ctx;
+	size_t k = 0;
+
+	for (; c->i < c->o->nfuncs && k < room; c->i++) {
+		const struct pfe_func *f = &c->o->funcs[c->i];
 
 		if (!f->patch)
 			continue;
-		e[n].at = f->pos;
-		e[n].len = f->patch->len;
-		f->patch->put(e[n].bytes, f->pos, f->target, false);
-		if (memcmp((const void *)f->pos, e[n].bytes, e[n].len) != 0)
-			n++;
+		e[k].at = f->pos;
+		e[k].len = f->patch->len;
+		f->patch->put(e[k].bytes, f->pos, f->target, false);
+		k += memcmp((const void *)f->pos, e[k].bytes, e[k].len) != 0;
 	}
-	sort_edits(e, n);
-	err = write_batch(e, n, o->prot);
-	free(e);
-	return err;
+	return k;
+}
+
+int pfe__prepare(struct pfe_object *o)
+{
+	struct object_cursor c = { o, 0 };
+
+	return write_batch(prepare_edits, &c, o->prot);
 }
 
 /* The edit of F's slot into E, if it does not hold F's attachment (with
@@ -520,32 +563,32 @@ static bool slot_edit(const struct pfe_func *f, struct edit *e)
 	return true;
 }
 
-/* The slot edits of FS[0..n)'s enabled functions into E, sorted; how
- * many. */
-static size_t slot_edits(struct pfe_func *const *fs, size_t n, struct edit *e)
+/* Functions FS[0..n) from the Ith on. */
+struct funcs_cursor {
+	struct pfe_func *const *fs;
+	size_t n, i;
+};
+
+/* The slot edits of the enabled functions. */
+static size_t slot_edits(void *ctx, struct edit *e, size_t room)
 {
+	struct funcs_cursor *c = ctx;
 	size_t k = 0;
 
-	for (size_t i = 0; i < n; i++)
-		k += fs[i]->enabled && slot_edit(fs[i], &e[k]);
-	sort_edits(e, k);
+	for (; c->i < c->n && k < room; c->i++)
+		k += c->fs[c->i]->enabled && slot_edit(c->fs[c->i], &e[k]);
 	return k;
 }
 
 int pfe__set_slots(struct pfe_func *const *fs, size_t n)
 {
-	struct edit *e;
-	int err;
+	struct funcs_cursor c = { fs, n, 0 };
 
 	/* None (pfe_attach_all in a program with no patchable function):
 	 * there is no fs[0] to take the protections from. */
 	if (n == 0)
 		return 0;
-	if (!(e = calloc(n + 1, sizeof *e)))
-		return PFE_ENOMEM;
-	err = write_batch(e, slot_edits(fs, n, e), fs[0]->obj->prot);
-	free(e);
-	return err;
+	return write_batch(slot_edits, &c, fs[0]->obj->prot);
 }
 
 /* Whether the batch rewrites F's sites. */
@@ -585,7 +628,6 @@ static void part_of(uintptr_t at, const uint8_t *bytes, unsigned len, enum part 
 
 	e->at = at + from;
 	e->len = part == PART_TRAP || part == PART_HEAD ? 1 : len - from;
-	e->slot = false;
 	memcpy(e->bytes, bytes + from, e->len);
 	if (part == PART_TRAP)
 		e->bytes[0] = pfe__arch->trap_byte;
@@ -602,113 +644,85 @@ static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, enum pa
 	part_of(s.at + p->toggle_off, seq + p->toggle_off, p->toggle_len, part, e);
 }
 
-/* A batch's edits, computed in one pass over its functions (each pass
- * over 100000 functions' structures costs a millisecond or more: they
- * are in no cache): the slots it writes (when enabling), marked, and
- * the toggled instruction of each site, whole, as the batch leaves it,
- * in address order.  A phase writes some of them, or a part of each
- * site's, into E.  ALL and E share BUF, CAP edits each. */
+/* A batch: enabling or disabling FS[0..n); TOGGLED a bit a function, set
+ * for those whose sites it rewrites (NSITES in all), which say that they
+ * are enabled (or not) from the start of the batch until undo.  Its
+ * phases make their edits from these as they write them. */
 struct batch {
-	struct edit *buf, *all, *e;
-	size_t cap, nall, nsites;
+	struct pfe_func *const *fs;
+	size_t n, nsites;
+	bool enable;
+	uint8_t *toggled;
 };
 
-/* B grown to room for K + MORE edits, in ALL (its first K kept) and in E. */
-static bool grow_batch(struct batch *b, size_t k, size_t more)
+static bool toggled(const struct batch *b, size_t i)
 {
-	size_t cap = b->cap ? b->cap : 1024;
-	struct edit *grown;
-
-	while (cap < k + more)
-		cap *= 2;
-	if (!(grown = reallocarray(b->buf, 2 * cap, sizeof *grown)))
-		return false;
-	memmove(grown + cap, grown + b->cap, k * sizeof *grown);
-	b->buf = grown, b->cap = cap;
-	b->e = b->buf, b->all = b->buf + b->cap;
-	return true;
+	return b->toggled[i / 8] >> (i % 8) & 1;
 }
 
-/* Room in B for K + MORE edits (checked for each function: grown
- * seldom). */
-static bool batch_room(struct batch *b, size_t k, size_t more)
+static int plan_batch(struct pfe_func *const *fs, size_t n, bool enable, struct batch *b)
 {
-	return k + more <= b->cap || grow_batch(b, k, more);
-}
-
-/* The functions of batch B of FS say again that they are as before it
- * (not enabled if ENABLE). */
-static void unmark(struct pfe_func *const *fs, bool enable, const struct batch *b)
-{
-	for (size_t i = 0; i < b->nall; i++)
-		if (!b->all[i].slot)
-			fs[b->all[i].fi]->enabled = !enable;
-}
-
-/* B's edits of FS[0..n): each function's slot (when ENABLE), then its
- * sites' if the batch toggles them; those say that they are enabled (or
- * not) from now on, until undo.  At most UINT32_MAX functions (each
- * takes 100 bytes and more). */
-static int batch_edits(struct pfe_func *const *fs, size_t n, bool enable, struct batch *b)
-{
-	size_t k = 0;
-
-	*b = (struct batch){ 0 };
-	if (n > UINT32_MAX || !batch_room(b, 0, 2 * n))
+	*b = (struct batch){ .fs = fs, .n = n, .enable = enable, .toggled = calloc(n / 8 + 1, 1) };
+	if (!b->toggled)
 		return PFE_ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		struct pfe_func *f = fs[i];
-		bool toggled = toggles(f, enable);
-
-		if (!batch_room(b, k, 1 + (toggled ? sites_of(f) : 0))) {
-			b->nall = k;
-			unmark(fs, enable, b);
-			return PFE_ENOMEM;
-		}
-		if (enable && slot_edit(f, &b->all[k]))
-			b->all[k++].slot = true;
-		for (size_t j = 0; toggled && j < sites_of(f); j++, b->nsites++, k++) {
-			toggle_edit(f, j, enable, PART_WHOLE, &b->all[k]);
-			b->all[k].fi = (uint32_t)i;
-		}
-		if (toggled)
-			f->enabled = enable;
+		if (!toggles(fs[i], enable))
+			continue;
+		b->toggled[i / 8] |= 1u << (i % 8);
+		b->nsites += sites_of(fs[i]);
+		fs[i]->enabled = enable;
 	}
-	sort_edits(b->all, k);
-	b->nall = k;
 	return 0;
 }
 
-/* A phase of a batch: its slots (SLOTS) and PART of each site. */
+/* The functions of batch B say again that they are as before it. */
+static void unmark(const struct batch *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (toggled(b, i))
+			b->fs[i]->enabled = !b->enable;
+}
+
+/* A phase of a batch: its slots (SLOTS, when it enables) and PART of
+ * each site. */
 struct phase {
 	bool slots;
 	enum part part;
 };
 
-/* The edits of phase PH of B, sorted: B's own when the phase writes them
- * all as they are, else copied into B->e; how many into *N. */
-static const struct edit *phase_edits(const struct batch *b, struct phase ph, size_t *n)
+/* Where a phase of B is: function I, its step J (0 its slot, then its
+ * sites from 1); the sites are written ENABLED or not (not: undoing). */
+struct phase_cursor {
+	const struct batch *b;
+	struct phase ph;
+	bool enabled;
+	size_t i, j;
+};
+
+static size_t phase_edits(void *ctx, struct edit *e, size_t room)
 {
+	struct phase_cursor *c = ctx;
+	const struct batch *b = c->b;
 	size_t k = 0;
 
-	if (ph.slots && ph.part == PART_WHOLE) {
-		*n = b->nall;
-		return b->all;
+	while (c->i < b->n && k < room) {
+		const struct pfe_func *f = b->fs[c->i];
+		size_t sites = toggled(b, c->i) && c->ph.part != PART_NONE ? sites_of(f) : 0;
+
+		if (c->j == 0 && c->ph.slots && b->enable && slot_edit(f, &e[k]))
+			k++;
+		for (c->j = c->j ? c->j : 1; c->j <= sites && k < room; c->j++)
+			toggle_edit(f, c->j - 1, c->enabled, c->ph.part, &e[k++]);
+		if (c->j > sites)
+			c->i++, c->j = 0;
 	}
-	for (size_t i = 0; i < b->nall; i++) {
-		if (b->all[i].slot && ph.slots)
-			b->e[k++] = b->all[i];
-		else if (!b->all[i].slot && ph.part != PART_NONE)
-			part_of(b->all[i].at, b->all[i].bytes, b->all[i].len, ph.part, &b->e[k++]);
-	}
-	*n = k;
-	return b->e;
+	return k;
 }
 
 /* Room for N trap sites (trap_gen odd). */
 static bool trap_sites_room(size_t n)
 {
-	struct edit *grown;
+	struct trap_site *grown;
 
 	if (n <= trap_capacity)
 		return true;
@@ -725,23 +739,27 @@ static bool trap_sites_room(size_t n)
  * put in place (sorted) while trap_gen is odd. */
 static int publish_trap_sites(const struct batch *b)
 {
-	struct edit *sites;
-	bool ok;
+	struct trap_site *sites;
+	int err = PFE_ENOMEM;
 
 	atomic_fetch_add(&trap_gen, 1);
 	atomic_store(&trap_nsites, 0);
-	ok = trap_sites_room(b->nsites);
-	if (ok) {
+	if (trap_sites_room(b->nsites)) {
 		size_t k = 0;
 
 		sites = atomic_load(&trap_sites);
-		for (size_t i = 0; i < b->nall; i++)
-			if (!b->all[i].slot)
-				sites[k++] = (struct edit){ .at = b->all[i].at, .len = b->all[i].len };
-		atomic_store(&trap_nsites, k);
+		for (size_t i = 0; i < b->n; i++) {
+			for (size_t j = 0; toggled(b, i) && j < sites_of(b->fs[i]); j++) {
+				struct site s = site_of(b->fs[i], j);
+
+				sites[k++] = (struct trap_site){ .at = s.at + s.patch->toggle_off, .len = s.patch->toggle_len };
+			}
+		}
+		err = pfe__sort_by_key(sites, k, sizeof *sites, offsetof(struct trap_site, at));
+		atomic_store(&trap_nsites, err ? 0 : k);
 	}
 	atomic_fetch_add(&trap_gen, 1);
-	return ok ? 0 : PFE_ENOMEM;
+	return err;
 }
 
 /* x86: what must hold before an int3 is written: no thread blocks
@@ -801,58 +819,39 @@ static const struct phase x86_phases[] = { { true, PART_TRAP }, { false, PART_TA
 			  two_phases[] = { { true, PART_NONE }, { false, PART_WHOLE } },
 			  one_phase[] = { { true, PART_WHOLE } };
 
-/* Which of F's sites is toggled at AT. */
-static size_t site_at(const struct pfe_func *f, uintptr_t at)
-{
-	size_t j = 0;
-
-	while (j + 1 < sites_of(f) && site_of(f, j).at + site_of(f, j).patch->toggle_off != at)
-		j++;
-	return j;
-}
-
-/* Put back the first NP of PHASES of batch B of FS written, the last
- * first (x86: the int3 protocol backwards), in the bytes of the state
- * before the batch, as far as writes succeed; the functions toggled say
- * so again.  A slot written keeps its attachment (valid; its call is not
+/* Put back the first NP of PHASES of batch B written, the last first
+ * (x86: the int3 protocol backwards), in the bytes of the state before
+ * the batch, as far as writes succeed; the functions toggled say so
+ * again.  A slot written keeps its attachment (valid; its call is not
  * enabled). */
-static void undo(const struct writer *w, struct pfe_func *const *fs, bool enable, const struct batch *b,
-		 const struct phase *phases, size_t np)
+static void undo(const struct writer *w, const struct batch *b, const struct phase *phases, size_t np)
 {
 	static const enum part undo_of[] = { [PART_TRAP] = PART_HEAD, [PART_TAIL] = PART_TAIL,
 					     [PART_HEAD] = PART_TRAP };
 
 	while (np--) {
-		enum part part = phases[np].part == PART_WHOLE ? PART_WHOLE : undo_of[phases[np].part];
-		size_t k = 0;
+		enum part part = phases[np].part;
+		struct phase_cursor c = { b, { false, part < 0 ? part : undo_of[part] }, !b->enable, 0, 0 };
 
-		for (size_t i = 0; i < b->nall && phases[np].part != PART_NONE; i++) {
-			const struct pfe_func *f = fs[b->all[i].fi];
-
-			if (!b->all[i].slot)
-				toggle_edit(f, site_at(f, b->all[i].at), !enable, part, &b->e[k++]);
-		}
-		if (k)
-			write_phase(w, b->e, k);
+		write_stream(w, phase_edits, &c);
 	}
-	unmark(fs, enable, b);
+	unmark(b);
 }
 
-/* The phases of batch B of FS[0..n), NP of PHASES (empty ones skipped);
- * undone if one fails. */
-static int toggle_phases(const struct writer *w, struct pfe_func *const *fs, bool enable, const struct batch *b,
-			 const struct phase *phases, size_t np)
+/* The phases of batch B, NP of PHASES (empty ones skipped); undone if one
+ * fails. */
+static int toggle_phases(const struct writer *w, const struct batch *b, const struct phase *phases, size_t np)
 {
-	size_t i, k;
+	size_t i;
 	int err = 0;
 
 	for (i = 0; i < np && !err; i++) {
-		const struct edit *e = phase_edits(b, phases[i], &k);
+		struct phase_cursor c = { b, phases[i], b->enable, 0, 0 };
 
-		err = k ? write_phase(w, e, k) : 0;
+		err = write_stream(w, phase_edits, &c);
 	}
 	if (err)
-		undo(w, fs, enable, b, phases, i);
+		undo(w, b, phases, i);
 	return err;
 }
 
@@ -862,10 +861,10 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 	size_t np = 1;
 	struct batch b;
 	struct writer w;
-	int err = batch_edits(fs, n, enable, &b);
+	int err = plan_batch(fs, n, enable, &b);
 
 	if (err || !b.nsites) {
-		free(b.buf);
+		free(b.toggled);
 		return err;
 	}
 	open_writer(&w, fs[0]->obj->prot);
@@ -876,13 +875,13 @@ int pfe__toggle(struct pfe_func *const *fs, size_t n, bool enable)
 	}
 	if (!err) {
 		PFE_COUNT(batches, 1);
-		err = toggle_phases(&w, fs, enable, &b, phases, np);
+		err = toggle_phases(&w, &b, phases, np);
 	} else {
-		unmark(fs, enable, &b);
+		unmark(&b);
 	}
 	close_writer(&w);
 	pfe__traps_end();
-	free(b.buf);
+	free(b.toggled);
 	return err;
 }
 
@@ -957,7 +956,7 @@ static int put_veneers(struct pfe_object *o, uintptr_t tramp[NTRAMPS])
 		v[n] = (struct edit){ .at = page + k * stride, .len = pfe__arch->veneer_len };
 		pfe__arch->put_veneer(v[n++].bytes, page + k * stride, tramp[k]);
 	}
-	err = write_batch(v, n, PROT_READ | PROT_EXEC);
+	err = write_batch(array_edits, &(struct edit_array){ v, n }, PROT_READ | PROT_EXEC);
 	if (err) {
 		munmap((void *)page, page_size);
 		return err;

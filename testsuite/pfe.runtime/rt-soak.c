@@ -3,8 +3,11 @@
  * SECONDS (argv[1], default 1).  It checks: every result right; in every
  * window where all are enabled (opened after pfe_enable_all returned,
  * closed before the next disable starts) each call reaches the handler
- * exactly once.  Prints the counts; exit 1 on any failure.
- * Debugging: PFE_DEBUG=stall=1 widens the intermediate states.
+ * exactly once, and returns through its exit handler once too with
+ * argv[2] "exits" (built with the plugin's exits: through the sleds).
+ * Prints the counts; exit 1 on any failure.
+ * Debugging: PFE_DEBUG=stall=1 widens the intermediate states; runtime.exp
+ * runs it under PFE_DEBUG=chunk=7 too (every batch in many chunks).
  */
 #include <pfe.h>
 
@@ -13,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "rt-many.h"
@@ -35,14 +39,23 @@ static long number_of(int i)
 enum { CLOSED, OPEN };
 static _Atomic int phase = CLOSED, stop;
 static _Atomic int inside;
+static bool exits;
 static _Atomic unsigned long wrong, inexact, window_calls, all_calls, handled;
-static _Thread_local unsigned long my_hits;
+static _Thread_local unsigned long my_hits, my_exits;
 
 static void on_entry(struct pfe_call *c)
 {
 	(void)c;
 	my_hits++;
 	atomic_fetch_add_explicit(&handled, 1, memory_order_relaxed);
+}
+
+/* Returns only: a call made before a window whose exit was disabled
+ * while it ran gets its exit later, as a frame left (retregs NULL), maybe in
+ * a call of the window. */
+static void on_exit_call(struct pfe_call *c)
+{
+	my_exits += c->retregs != NULL;
 }
 
 static void *worker(void *arg)
@@ -53,7 +66,7 @@ static void *worker(void *arg)
 	while (!atomic_load(&stop)) {
 		int i = (int)(rand_r(&seed) % NFUNCS);
 		long x = rand_r(&seed) % 1000;
-		unsigned long before;
+		unsigned long before, exits_before;
 
 		/* In a window: counted in INSIDE before the phase is read
 		 * again, so that the toggler, after closing it, waits for
@@ -66,12 +79,12 @@ static void *worker(void *arg)
 				open = false;
 			}
 		}
-		before = my_hits;
+		before = my_hits, exits_before = my_exits;
 		if (table[i](x) != x * 3 + number_of(i))
 			atomic_fetch_add(&wrong, 1);
 		if (open) {
 			in_window++;
-			if (my_hits - before != 1)
+			if (my_hits - before != 1 || (exits && my_exits - exits_before != 1))
 				atomic_fetch_add(&inexact, 1);
 			atomic_fetch_sub(&inside, 1);
 		}
@@ -106,9 +119,10 @@ int main(int argc, char **argv)
 	unsigned seed = 1;
 	struct pfe_stats st;
 
+	exits = argc > 2 && strcmp(argv[2], "exits") == 0;
 	for (int i = 0; i < NFUNCS; i++) {
 		fs[i] = pfe_find_addr((void *)table[i]);
-		if (!fs[i] || pfe_attach(fs[i], on_entry, NULL, NULL) != 0) {
+		if (!fs[i] || pfe_attach(fs[i], on_entry, exits ? on_exit_call : NULL, NULL) != 0) {
 			printf("FAIL: soak_f%ld not found or not patchable\n", number_of(i));
 			return 1;
 		}
