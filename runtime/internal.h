@@ -404,6 +404,7 @@ static inline size_t pfe__lower_bound(const void *base, size_t n, size_t size, s
  *                        entry, saved anywhere in the frame
  *   PFE_CONTEXT_PC(MC)   the pc in a signal's mcontext_t (needs
  *                        _GNU_SOURCE and <ucontext.h>)
+ *   PFE_CONTEXT_SP(MC)   its stack pointer
  *   PFE_PROC_MEM_WRITES  1: code may be written through /proc/self/mem
  *                        (the kernel copies an aligned 4- or 8-byte
  *                        word with one store); riscv 0: its memcpy copies
@@ -444,6 +445,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->rax)
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)(r)->sp)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_RIP])
+#define PFE_CONTEXT_SP(mc) ((uintptr_t *)&(mc)->gregs[REG_RSP])
 #define PFE_CALLEE_POP 0
 #define PFE_ENTRY_CFA(r) ((r)->sp + 8)
 #define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 8)
@@ -466,6 +468,7 @@ static inline uint32_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->eax)
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)(uintptr_t)(r)->sp)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->gregs[REG_EIP])
+#define PFE_CONTEXT_SP(mc) ((uintptr_t *)&(mc)->gregs[REG_ESP])
 #define PFE_CALLEE_POP 4
 #define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp + 4)
 #define PFE_RA_SEARCH_LO(cfa, inner) ((void)(inner), (cfa) - 4)
@@ -486,6 +489,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->x[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->lr)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->pc)
+#define PFE_CONTEXT_SP(mc) ((uintptr_t *)&(mc)->sp)
 #define PFE_CALLEE_POP 0
 #define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp)
 #define PFE_RA_SEARCH_LO(cfa, inner) (inner)
@@ -506,6 +510,7 @@ static inline uint64_t *pfe__arg_reg(struct pfe_regs *r, unsigned i)
 #define PFE_RETVAL(rr) ((rr)->a[0])
 #define PFE_RETURN_SLOT(r) ((uintptr_t *)&(r)->ra)
 #define PFE_CONTEXT_PC(mc) ((uintptr_t *)&(mc)->__gregs[REG_PC])
+#define PFE_CONTEXT_SP(mc) ((uintptr_t *)&(mc)->__gregs[REG_SP])
 #define PFE_CALLEE_POP 0
 #define PFE_ENTRY_CFA(r) ((uintptr_t)(r)->sp)
 #define PFE_RA_SEARCH_LO(cfa, inner) (inner)

@@ -18,12 +18,13 @@
  *   x86      (trap_byte set; threads) the int3 protocol, for all the
  *            batch's sites at once: int3 on each first byte, barrier; the
  *            other bytes, barrier; the first bytes, barrier.  Three
- *            barriers a batch.  A thread meeting an int3 steps over the
- *            site (SIGTRAP).  A batch is refused (PFE_ESIGNAL) while a
- *            thread blocks SIGTRAP, or a signal handler's mask would:
- *            the kernel would kill it at an int3 (signals.c: changes
- *            that would block it wait while a batch is under way, and
- *            on_trap stays SIGTRAP's handler).
+ *            barriers a batch.  A thread meeting an int3 steps over an
+ *            entry's site, and makes an exit sled's call (SIGTRAP).
+ *            A batch is refused (PFE_ESIGNAL) while a thread blocks
+ *            SIGTRAP, or a signal handler's mask would: the kernel would
+ *            kill it at an int3 (signals.c: changes that would block it
+ *            wait while a batch is under way, and on_trap stays
+ *            SIGTRAP's handler).
  *   others   (threads) the one toggled instruction of each site, an
  *            aligned store of the whole instruction, then cache
  *            maintenance (riscv: one flush for the whole phase, an IPI to
@@ -80,12 +81,13 @@ struct edit {
 };
 
 /* The sites of the current x86 batch (sorted): an int3 there is ours.
- * The buffer is reused; when it grows the old one is never freed (a
- * late trap may still read it).  trap_gen counts its changes, odd while
- * one is under way: on_trap trusts a lookup only when the count was even
- * and the same before and after it. */
+ * CALL: what an exit sled calls, 0 for an entry (its call is not made
+ * while it is patched).  The buffer is reused; when it grows the old one
+ * is never freed (a late trap may still read it).  trap_gen counts its
+ * changes, odd while one is under way: on_trap trusts a lookup only when
+ * the count was even and the same before and after it. */
 struct trap_site {
-	uintptr_t at;
+	uintptr_t at, call;
 	uint8_t len;
 };
 static struct trap_site *_Atomic trap_sites;
@@ -154,6 +156,21 @@ static bool known_site(uintptr_t at)
 	return false;
 }
 
+/* An exit sled's call made as the sled would make it, the return address
+ * RET pushed and the pc at TARGET: its exit handler runs now, with the
+ * value, and not later as a frame left's (the kernel's text_poke_bp
+ * emulates a call so).  The stack below the sp is free: a sled is right
+ * before the return or a sibling call, where nothing is kept there, and
+ * the kernel put the signal frame below the red zone. */
+static void emulate_call(void *uc, uintptr_t ret, uintptr_t target)
+{
+	uintptr_t *sp = PFE_CONTEXT_SP(&((ucontext_t *)uc)->uc_mcontext);
+
+	*sp -= sizeof ret;
+	*(uintptr_t *)*sp = ret;
+	*context_pc(uc) = target;
+}
+
 /* x86: an int3 of the protocol: go on after the site (an entry's call is
  * not made while it is being patched; an exit sled's is).  Only an int3
  * (SI_KERNEL) at a site: of the batch under way, or of an earlier one
@@ -179,7 +196,10 @@ static void on_trap(int sig, siginfo_t *si, void *uc)
 		byte = *(volatile uint8_t *)at;
 	} while ((gen & 1) || atomic_load(&trap_gen) != gen);
 	if (site.len) {
-		*pc = at + site.len;
+		if (site.call)
+			emulate_call(uc, at + site.len, site.call);
+		else
+			*pc = at + site.len;
 		PFE_COUNT(trap_hits, 1);
 	} else if (byte != pfe__arch->trap_byte && known_site(at)) {
 		*pc = at;
@@ -752,7 +772,9 @@ static int publish_trap_sites(const struct batch *b)
 			for (size_t j = 0; toggled(b, i) && j < sites_of(b->fs[i]); j++) {
 				struct site s = site_of(b->fs[i], j);
 
-				sites[k++] = (struct trap_site){ .at = s.at + s.patch->toggle_off, .len = s.patch->toggle_len };
+				/* An entry's call is not made; a sled's is. */
+				sites[k++] = (struct trap_site){ .at = s.at + s.patch->toggle_off, .len = s.patch->toggle_len,
+								 .call = j ? s.target : 0 };
 			}
 		}
 		err = pfe__sort_by_key(sites, k, sizeof *sites, offsetof(struct trap_site, at));

@@ -48,6 +48,13 @@
  *                parked before was (its CFA): its returns (its exit
  *                sleds, with the plugin's exits) search no parked stack;
  *                the coroutine's exits still exact
+ *   midbatch     (x86_64, with the plugin's exits; PFE_DEBUG=stall=500) a
+ *                call in flight returns through its exit sled while a
+ *                batch disabling its function has an int3 there: libpfe
+ *                makes the sled's call (its exit runs then, with the
+ *                value), as the kernel's text_poke_bp emulates a call,
+ *                instead of stepping over it (the exit later, as a frame
+ *                left's, without the value)
  * Prints "ok" when every check holds.  Debug: run it with the case name.
  */
 #define _GNU_SOURCE
@@ -758,6 +765,55 @@ static void check_switcher(void)
 	run_coroutines();
 }
 
+/* midbatch: mb_fn, entered while enabled, waits in mb_thread until
+ * mb_release (0.1 s later) lets it return, while main disables it in a
+ * batch stalled 0.5 s after each phase (PFE_DEBUG=stall=500): its exit
+ * sled then holds an int3. */
+static volatile int mb_inside, mb_go;
+
+TRACED int mb_fn(int x)
+{
+	mb_inside = 1;
+	while (!mb_go)
+		usleep(1000);
+	return x + 7;
+}
+
+static void *mb_thread(void *arg)
+{
+	(void)arg;
+	return (void *)(intptr_t)mb_fn(35);
+}
+
+static void *mb_release(void *arg)
+{
+	(void)arg;
+	usleep(100000);
+	mb_go = 1;
+	return NULL;
+}
+
+static void check_midbatch(void)
+{
+	struct watch *w = watch("mb_fn", (void *)mb_fn);
+	struct pfe_stats st;
+	pthread_t t, r;
+	void *value = NULL;
+
+	trace_all();
+	CHECK(pthread_create(&t, NULL, mb_thread, NULL) == 0, "pthread_create");
+	while (!mb_inside)
+		usleep(1000);
+	CHECK(pthread_create(&r, NULL, mb_release, NULL) == 0, "pthread_create");
+	CHECK(pfe_disable(pfe_find_addr((void *)mb_fn)) == 0, "pfe_disable(mb_fn)");
+	CHECK(pthread_join(t, &value) == 0 && (intptr_t)value == 42, "mb_fn gave %ld, want 42", (long)(intptr_t)value);
+	pthread_join(r, NULL);
+	pfe_get_stats(&st);
+	CHECK(st.trap_hits >= 1, "%llu int3 hits: mb_fn returned outside the batch", (unsigned long long)st.trap_hits);
+	CHECK_COUNTS(w, 1, 1, 0);
+	CHECK(w->retval == 42, "mb_fn's exit saw %lu, want 42", (unsigned long)w->retval);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -768,7 +824,7 @@ int main(int argc, char **argv)
 		{ "sigaltstack", check_sigaltstack }, { "tail", check_tail }, { "backtrace", check_backtrace },
 		{ "long-double", check_long_double }, { "coroutines", check_coroutines }, { "sleds", check_sleds },
 		{ "switcher", check_switcher }, { "migrate", check_migrate },
-		{ "many", check_many }, { "entry-only", check_entry_only },
+		{ "many", check_many }, { "entry-only", check_entry_only }, { "midbatch", check_midbatch },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;
