@@ -14,21 +14,26 @@
  *             pfe__traps_begin); a change that would start blocking it
  *             (pthread_sigmask, sigprocmask, sigaction, signal, System
  *             V's sighold and sigset, all interposed) waits until the
- *             batch under way is done.
+ *             batch under way is done; so does a wait whose temporary
+ *             mask blocks it (sigsuspend, pselect, ppoll, epoll_pwait,
+ *             epoll_pwait2, interposed: its handlers run with that
+ *             mask), and batches are refused while it waits.
  *   chaining  pfe__chain_signal: what the process would have done without
  *             libpfe (also libpfe-trace's fatal signals).
  *
  * The wrappers only add to what the C library does: an action set through
  * them is the kernel's, except SIGTRAP's while on_trap is installed.
  * Not seen: actions and masks changed by raw system calls, by the C
- * library's own calls (__sigaction, swapcontext, sigsuspend...),
+ * library's own calls (__sigaction, swapcontext, setcontext, siglongjmp,
+ * sigpause...),
  * and with libpfe.a, by shared libraries; a SIGTRAP action set so is taken
  * over at the next batch (pfe__own_sigtrap).
  *
  * Debugging: PFE_DEBUG=signals says why a batch is refused (the thread
  * blocking SIGTRAP, by id and name, or the signal whose handler would);
- * PFE_DEBUG=stall=MS keeps a batch's int3s in the code for MS ms a phase (rt-hazards.c's masked, late and sigtrap modes change the
- * program's signals then); pfe_get_stats' trap_hits counts on_trap's
+ * PFE_DEBUG=stall=MS keeps a batch's int3s in the code for MS ms a phase
+ * (rt-hazards.c's masked, late and sigtrap modes change the program's
+ * signals then); pfe_get_stats' trap_hits counts on_trap's
  * steps over a site.
  */
 #define _GNU_SOURCE
@@ -37,14 +42,22 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <sys/select.h>
 #include <unistd.h>
 
 typedef int (*sigaction_fn)(int, const struct sigaction *, struct sigaction *);
 typedef int (*sigmask_fn)(int, const sigset_t *, sigset_t *);
 typedef void (*sighandler_fn)(int);
+typedef int (*sigsuspend_fn)(const sigset_t *);
+typedef int (*pselect_fn)(int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *);
+typedef int (*ppoll_fn)(struct pollfd *, nfds_t, const struct timespec *, const sigset_t *);
+typedef int (*epoll_pwait_fn)(int, struct epoll_event *, int, int, const sigset_t *);
+typedef int (*epoll_pwait2_fn)(int, struct epoll_event *, int, const struct timespec *, const sigset_t *);
 
 /* The C library's sigaction: the kernel's actions, not the program's. */
 static int kernel_action(int sig, const struct sigaction *act, struct sigaction *old)
@@ -268,15 +281,22 @@ static _Atomic bool trap_batch;
 static _Atomic int blocking;
 static _Atomic pthread_t trap_patcher;
 
-/* A change that blocks SIGTRAP begins: after the batch under way, and
- * counted until blocking_end. */
-static void blocking_begin(void)
+/* A wait whose temporary mask blocks SIGTRAP (sigsuspend, pselect,
+ * ppoll, epoll_pwait, epoll_pwait2): its signal handlers run with that
+ * mask.  Counted in `waits` from before the batch under way is done until
+ * the wait returns: a batch is refused while one is (the thread's mask,
+ * read from /proc, would say so only once the kernel has set it). */
+static _Atomic int waits;
+
+/* A change that blocks SIGTRAP (counted in COUNT: blocking or waits)
+ * begins: after the batch under way, and counted until blocking_end. */
+static void blocking_begin(_Atomic int *count)
 {
 	for (;;) {
-		atomic_fetch_add(&blocking, 1);
+		atomic_fetch_add(count, 1);
 		if (!atomic_load(&trap_batch) || pthread_equal(atomic_load(&trap_patcher), pthread_self()))
 			return;
-		atomic_fetch_sub(&blocking, 1);
+		atomic_fetch_sub(count, 1);
 		/* Asleep, not yielding: a thread of a higher real-time
 		 * priority would keep the batch's off its core. */
 		while (atomic_load(&trap_batch))
@@ -284,9 +304,9 @@ static void blocking_begin(void)
 	}
 }
 
-static void blocking_end(void)
+static void blocking_end(_Atomic int *count)
 {
-	atomic_fetch_sub(&blocking, 1);
+	atomic_fetch_sub(count, 1);
 }
 
 /* FN(HOW, SET, OLD), the real pthread_sigmask or sigprocmask, after the
@@ -297,10 +317,10 @@ static int change_mask(sigmask_fn fn, int how, const sigset_t *set, sigset_t *ol
 	int ret;
 
 	if (blocks)
-		blocking_begin();
+		blocking_begin(&blocking);
 	ret = fn(how, set, old);
 	if (blocks)
-		blocking_end();
+		blocking_end(&blocking);
 	return ret;
 }
 
@@ -318,6 +338,71 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	return change_mask(next, how, set, old);
 }
 
+/* Whether a wait with the temporary MASK blocks SIGTRAP: then it began
+ * as a change that does (blocking_begin(&waits)); wait_end after it. */
+static bool wait_begin(const sigset_t *mask)
+{
+	bool blocks = mask && sigismember(mask, SIGTRAP) == 1;
+
+	if (blocks)
+		blocking_begin(&waits);
+	return blocks;
+}
+
+/* RET, the wait's result, once it ended (BLOCKS: wait_begin's).  The
+ * wrappers sequence the two: a function's arguments are evaluated in no
+ * set order. */
+static int wait_end(bool blocks, int ret)
+{
+	if (blocks)
+		blocking_end(&waits);
+	return ret;
+}
+
+int sigsuspend(const sigset_t *mask)
+{
+	PFE_REAL(sigsuspend_fn, sigsuspend, "libc.so.6");
+
+	bool blocks = wait_begin(mask);
+
+	return wait_end(blocks, next(mask));
+}
+
+int pselect(int n, fd_set *r, fd_set *w, fd_set *e, const struct timespec *timeout, const sigset_t *mask)
+{
+	PFE_REAL(pselect_fn, pselect, "libc.so.6");
+
+	bool blocks = wait_begin(mask);
+
+	return wait_end(blocks, next(n, r, w, e, timeout, mask));
+}
+
+int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *timeout, const sigset_t *mask)
+{
+	PFE_REAL(ppoll_fn, ppoll, "libc.so.6");
+
+	bool blocks = wait_begin(mask);
+
+	return wait_end(blocks, next(fds, n, timeout, mask));
+}
+
+int epoll_pwait(int fd, struct epoll_event *events, int max, int timeout, const sigset_t *mask)
+{
+	PFE_REAL(epoll_pwait_fn, epoll_pwait, "libc.so.6");
+
+	bool blocks = wait_begin(mask);
+
+	return wait_end(blocks, next(fd, events, max, timeout, mask));
+}
+
+int epoll_pwait2(int fd, struct epoll_event *events, int max, const struct timespec *timeout, const sigset_t *mask)
+{
+	PFE_REAL(epoll_pwait2_fn, epoll_pwait2, "libc.so.6");
+	bool blocks = wait_begin(mask);
+
+	return wait_end(blocks, next(fd, events, max, timeout, mask));
+}
+
 /* sigaction: SIGTRAP's action is the program's once libpfe's handler is
  * installed; an action whose handler blocks SIGTRAP waits for the batch
  * under way.  libpfe-trace hides its own handlers in OLD. */
@@ -327,13 +412,13 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	int ret = 0;
 
 	if (blocks)
-		blocking_begin();
+		blocking_begin(&blocking);
 	if (sig == SIGTRAP && atomic_load(&program_trap))
 		swap_program_trap(act, old);
 	else
 		ret = kernel_action(sig, act, old);
 	if (blocks)
-		blocking_end();
+		blocking_end(&blocking);
 	if (ret == 0 && old && pfe__trace_hide_action)
 		pfe__trace_hide_action(sig, old);
 	return ret;
@@ -486,6 +571,8 @@ int pfe__traps_begin(void)
 			return refused("a change of a signal mask or action that blocks SIGTRAP did not end in 1 s");
 		pfe__sleep_ms(1);
 	}
+	if (atomic_load(&waits) > 0)
+		return refused("a thread waits with SIGTRAP in its temporary mask (sigsuspend, pselect, ppoll, epoll_pwait)");
 	if ((tid = a_thread_blocking_sigtrap(name, sizeof name)) != 0)
 		return refused("thread %ld (%s) blocks SIGTRAP", tid, name);
 	if ((sig = a_handler_blocking_sigtrap()) == SIGTRAP)
@@ -511,8 +598,9 @@ void pfe__traps_init(void)
 
 void pfe__traps_forked(void)
 {
-	/* The threads counted in blocking are the parent's (this one's own
-	 * change, if fork came from a handler inside it, uncounts itself
-	 * below 0 when it resumes). */
+	/* The threads counted in blocking and waits are the parent's (this
+	 * one's own change or wait, if fork came from a handler inside it,
+	 * uncounts itself below 0 when it resumes). */
 	atomic_store(&blocking, 0);
+	atomic_store(&waits, 0);
 }

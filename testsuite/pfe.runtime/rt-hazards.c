@@ -12,9 +12,12 @@
  *             (pthread_sigmask, sigprocmask), call the functions while
  *             main toggles them, and (x86) one that installs a handler
  *             blocking SIGTRAP during a batch and runs it, one that
- *             blocks SIGTRAP alone then (sighold, sigset): not killed
+ *             blocks SIGTRAP alone then (sighold, sigset), one that then
+ *             waits with a temporary mask blocking it (sigsuspend,
+ *             pselect, ppoll, epoll_pwait, epoll_pwait2) while a signal
+ *             whose handler calls the functions is pending: not killed
  *             (x86: such a call waits for the batch under way; a batch
- *             that finds one blocking is refused)
+ *             that finds one blocking, or waiting so, is refused)
  *   masked    a handler whose sa_mask has SIGTRAP (sigfillset) calls the
  *             functions in a thread running them while main toggles them:
  *             it must not die (x86: every batch is refused, PFE_ESIGNAL,
@@ -61,8 +64,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/prctl.h>
+#include <sys/select.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -425,21 +431,82 @@ static void *late_holder(void *arg)
 	return NULL;
 }
 
+/* x86: while a batch has its int3s in the code, waits with a temporary
+ * mask of every signal but SIGUSR2, which is pending: its handler, which
+ * calls the functions, runs inside the wait with that mask.  Each wait
+ * of those libpfe interposes in turn. */
+static _Atomic unsigned long waited_late;
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	if (!call_some(NFUNCS))
+		atomic_fetch_add(&wrong, 1);
+}
+
+static void masked_wait(unsigned long i, const sigset_t *mask, int epfd)
+{
+	struct timespec second = { 1, 0 };
+	struct epoll_event ev;
+
+	switch (i % 5) {
+	case 0:
+		sigsuspend(mask);
+		break;
+	case 1:
+		pselect(0, NULL, NULL, NULL, &second, mask);
+		break;
+	case 2:
+		ppoll(NULL, 0, &second, mask);
+		break;
+	case 3:
+		epoll_pwait(epfd, &ev, 1, 1000, mask);
+		break;
+	default:
+		epoll_pwait2(epfd, &ev, 1, &second, mask);
+	}
+}
+
+static void *late_waiter(void *arg)
+{
+	struct sigaction usr2 = { .sa_handler = on_usr2 };
+	sigset_t pending, all_but;
+	int epfd = epoll_create1(EPOLL_CLOEXEC);
+
+	(void)arg;
+	sigemptyset(&pending);
+	sigaddset(&pending, SIGUSR2);
+	sigfillset(&all_but);
+	sigdelset(&all_but, SIGUSR2);
+	sigemptyset(&usr2.sa_mask);
+	sigaction(SIGUSR2, &usr2, NULL);
+	pthread_sigmask(SIG_BLOCK, &pending, NULL);
+	for (unsigned long i = 0; batch_underway(); i++) {
+		pthread_kill(pthread_self(), SIGUSR2);
+		masked_wait(i, &all_but, epfd);
+		atomic_fetch_add(&waited_late, 1);
+	}
+	close(epfd);
+	return NULL;
+}
+
 static void late(void)
 {
 	struct pfe_stats before, after;
-	pthread_t t[4];
+	pthread_t t[5];
 
 	pfe_get_stats(&before);
 	start(t, 2, late_blocker);
 	start(&t[2], X86, late_installer);
 	start(&t[2 + X86], X86, late_holder);
+	start(&t[2 + 2 * X86], X86, late_waiter);
 	toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
-	finish(t, 2 + 2 * X86);
+	finish(t, 2 + 3 * X86);
 	pfe_get_stats(&after);
 	CHECK(after.batches > before.batches, "every batch refused");
 	CHECK(!X86 || installed_late > 0, "x86: no handler installed during a batch");
 	CHECK(!X86 || held_late > 0, "x86: SIGTRAP never held during a batch");
+	CHECK(!X86 || waited_late > 0, "x86: no masked wait during a batch");
 }
 
 /* ---- segv ---- */
