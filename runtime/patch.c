@@ -422,8 +422,9 @@ static size_t chunk_room(void)
 
 /* One phase: the edits FILL makes from CTX, a chunk at a time (each
  * sorted); then cache maintenance (riscv: one flush of the phase's range)
- * and every thread synchronised.  Nothing when there is no edit. */
-static int write_stream(const struct writer *w, fill_fn *fill, void *ctx)
+ * and every thread synchronised.  Nothing when there is no edit.  How
+ * many were made into *MADE (unless NULL). */
+static int write_stream(const struct writer *w, fill_fn *fill, void *ctx, size_t *made)
 {
 	uintptr_t lo = UINTPTR_MAX, hi = 0;
 	size_t n = 0, k, room = chunk_room();
@@ -439,6 +440,8 @@ static int write_stream(const struct writer *w, fill_fn *fill, void *ctx)
 	}
 	if (PFE_FLUSH == PFE_FLUSH_PHASE && n)
 		flush(lo, hi);
+	if (made)
+		*made = n;
 	if (err || !n)
 		return err;
 	PFE_COUNT(sites_written, n);
@@ -514,11 +517,12 @@ int pfe__patch_init(bool traps)
 static int write_batch(fill_fn *fill, void *ctx, int prot)
 {
 	struct writer w;
+	size_t made;
 	int err;
 
 	open_writer(&w, prot);
-	PFE_COUNT(batches, 1);
-	err = write_stream(&w, fill, ctx);
+	err = write_stream(&w, fill, ctx, &made);
+	PFE_COUNT(batches, made > 0);
 	close_writer(&w);
 	return err;
 }
@@ -855,7 +859,7 @@ static void undo(const struct writer *w, const struct batch *b, const struct pha
 		enum part part = phases[np].part;
 		struct phase_cursor c = { b, { false, part < 0 ? part : undo_of[part] }, !b->enable, 0, 0 };
 
-		write_stream(w, phase_edits, &c);
+		write_stream(w, phase_edits, &c, NULL);
 	}
 	unmark(b);
 }
@@ -870,7 +874,7 @@ static int toggle_phases(const struct writer *w, const struct batch *b, const st
 	for (i = 0; i < np && !err; i++) {
 		struct phase_cursor c = { b, phases[i], b->enable, 0, 0 };
 
-		err = write_stream(w, phase_edits, &c);
+		err = write_stream(w, phase_edits, &c, NULL);
 	}
 	if (err)
 		undo(w, b, phases, i);
