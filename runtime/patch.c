@@ -641,6 +641,12 @@ static struct site site_of(const struct pfe_func *f, size_t j)
 	return (struct site){ f->sleds[j - 1].at, pfe__arch->exit_sled, f->sleds[j - 1].target };
 }
 
+/* Where site S's toggled instruction is (what on_trap looks up). */
+static uintptr_t toggled_at(struct site s)
+{
+	return s.at + s.patch->toggle_off;
+}
+
 /* PART of a site's toggled instruction, LEN BYTES at AT, into E: all of
  * it (PART_WHOLE), or on x86 (int3 protocol) its first byte as int3
  * (PART_TRAP), the rest (PART_TAIL), the first byte (PART_HEAD). */
@@ -665,7 +671,7 @@ static void toggle_edit(const struct pfe_func *f, size_t j, bool enable, enum pa
 	const struct pfe_enc_patch *p = s.patch;
 
 	p->put(seq, s.at, s.target, enable);
-	part_of(s.at + p->toggle_off, seq + p->toggle_off, p->toggle_len, part, e);
+	part_of(toggled_at(s), seq + p->toggle_off, p->toggle_len, part, e);
 }
 
 /* A batch: enabling or disabling FS[0..n); TOGGLED a bit a function, set
@@ -777,7 +783,7 @@ static int publish_trap_sites(const struct batch *b)
 				struct site s = site_of(b->fs[i], j);
 
 				/* An entry's call is not made; a sled's is. */
-				sites[k++] = (struct trap_site){ .at = s.at + s.patch->toggle_off, .len = s.patch->toggle_len,
+				sites[k++] = (struct trap_site){ .at = toggled_at(s), .len = s.patch->toggle_len,
 								 .call = j ? s.target : 0 };
 			}
 		}
