@@ -99,6 +99,11 @@ build_target() {
 }
 
 targets=${*:-x86_64 aarch64}
+# One build at a time: install-deps.sh runs this in the background, and an
+# install started meanwhile must wait for it, then find its stamps.
+mkdir -p "$PREFIX"
+exec 9> "$PREFIX/.build-lock"
+flock 9
 missing=
 for t in $targets; do
 	case $t in

@@ -309,16 +309,29 @@ install_sources() {
 # from ../shared/toolchains, cached in /var/lib/pfe/gcc-7.  Without its
 # sources the installs go on and make check fails its runs by name ("not
 # built": check-matrix.sh); any other failure stops here.
-install_toolchains() {
+# start_toolchains starts the build in the background: it is minutes of
+# compiling that leave a core idle in its configure steps and links, and
+# "all" lets the downloads and unpacking of the corpus, the packages' and
+# the sid chroot's run beside it (build-gcc7.sh's lock keeps a second
+# build, of an install started meanwhile, waiting for this one).
+start_toolchains() {
 	# shellcheck disable=SC2086
 	install_pkgs $GCC7_PKGS
+	sh "$(dirname "$0")/build-gcc7.sh" "$@" &
+	toolchains_pid=$!
+}
+finish_toolchains() {
 	status=0
-	sh "$(dirname "$0")/build-gcc7.sh" "$@" || status=$?
+	wait "$toolchains_pid" || status=$?
 	case $status in
 	0) ;;
 	2) say "GCC 7.5 not built (no sources): make check will fail its runs" ;;
 	*) exit "$status" ;;
 	esac
+}
+install_toolchains() {
+	start_toolchains "$@"
+	finish_toolchains
 }
 
 [ "$(id -u)" = 0 ] || { say "run as root (apt-get, debootstrap, chroot)"; exit 1; }
@@ -328,8 +341,8 @@ sid) install_sid; install_gcc_tests ;;
 kernel) install_kernel ;;
 packages) install_packages ;;
 toolchains) install_toolchains ;;
-all) install_host; install_corpus; install_quick_packages
-	[ "${PFE_NO_SID:-}" ] || { install_sid; install_gcc_tests; }; install_toolchains x86_64 ;;
+all) install_host; start_toolchains x86_64; install_corpus; install_quick_packages
+	[ "${PFE_NO_SID:-}" ] || { install_sid; install_gcc_tests; }; finish_toolchains ;;
 *) say "usage: $0 [host|sid|kernel|packages|toolchains|all]"; exit 1 ;;
 esac
 say "all dependencies present"
