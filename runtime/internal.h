@@ -204,6 +204,12 @@ HIDDEN void pfe__traps_end(void);
 HIDDEN void pfe__traps_init(void);
 /* fork's child: no other thread is changing its signal mask. */
 HIDDEN void pfe__traps_forked(void);
+/* Before a switch to the context TO (swapcontext, setcontext), whose
+ * mask the C library installs unseen: true if SIGTRAP was blocked for it
+ * first; pfe__context_resumed(that) once the context swapcontext saved
+ * runs again. */
+HIDDEN bool pfe__context_blocks(const sigset_t *to);
+HIDDEN void pfe__context_resumed(bool blocked);
 /* What the process would have done without libpfe on signal SIG (also
  * libpfe-trace's fatal signals): OLD's handler (with its mask), nothing
  * (ignored), or the default action. */

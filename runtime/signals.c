@@ -17,15 +17,19 @@
  *             batch under way is done; so does a wait whose temporary
  *             mask blocks it (sigsuspend, pselect, ppoll, epoll_pwait,
  *             epoll_pwait2, interposed: its handlers run with that
- *             mask), and batches are refused while it waits.
+ *             mask), and batches are refused while it waits; a switch
+ *             to a context whose mask blocks it (swapcontext,
+ *             setcontext, unwind.c's wrappers) blocks it first as
+ *             pthread_sigmask would, and the context swapcontext saved
+ *             with it blocked unblocks it again when resumed.
  *   chaining  pfe__chain_signal: what the process would have done without
  *             libpfe (also libpfe-trace's fatal signals).
  *
  * The wrappers only add to what the C library does: an action set through
  * them is the kernel's, except SIGTRAP's while on_trap is installed.
  * Not seen: actions and masks changed by raw system calls, by the C
- * library's own calls (__sigaction, swapcontext, setcontext, siglongjmp,
- * sigpause...),
+ * library's own calls (__sigaction, siglongjmp, sigpause, the setcontext
+ * of a uc_link...),
  * and with libpfe.a, by shared libraries; a SIGTRAP action set so is taken
  * over at the next batch (pfe__own_sigtrap).
  *
@@ -336,6 +340,37 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	PFE_REAL(sigmask_fn, sigprocmask, "libc.so.6");
 
 	return change_mask(next, how, set, old);
+}
+
+/* The C library's swapcontext and setcontext install the mask TO of the
+ * context they switch to, unseen.  One that blocks SIGTRAP where this
+ * thread does not is a change that starts blocking it: made first,
+ * through change_mask (after the batch under way; the thread's mask then
+ * shows it to the next batch until the switch back).  swapcontext then
+ * saves the mask with SIGTRAP blocked; pfe__context_resumed unblocks it
+ * when that context runs again (whoever resumed it: a setcontext of
+ * uc_link too). */
+bool pfe__context_blocks(const sigset_t *to)
+{
+	sigset_t now, trap;
+
+	if (sigismember(to, SIGTRAP) != 1 || pthread_sigmask(SIG_BLOCK, NULL, &now) != 0 ||
+	    sigismember(&now, SIGTRAP) == 1)
+		return false;
+	sigemptyset(&trap);
+	sigaddset(&trap, SIGTRAP);
+	return pthread_sigmask(SIG_BLOCK, &trap, NULL) == 0;
+}
+
+void pfe__context_resumed(bool blocked)
+{
+	sigset_t trap;
+
+	if (!blocked)
+		return;
+	sigemptyset(&trap);
+	sigaddset(&trap, SIGTRAP);
+	pthread_sigmask(SIG_UNBLOCK, &trap, NULL);
 }
 
 /* Whether a wait with the temporary MASK blocks SIGTRAP: then it began

@@ -172,20 +172,28 @@ typedef int (*setcontext_fn)(const ucontext_t *);
 int swapcontext(ucontext_t *restrict from, const ucontext_t *restrict to)
 {
 	PFE_REAL(swapcontext_fn, swapcontext, "libc.so.6");
+	bool blocked = pfe__context_blocks(&to->uc_sigmask);
+	int ret;
 
 	/* Back on FROM's stack, its exits are found by their CFAs when its
 	 * frames return (dispatch.c): it may be resumed by glibc's own
 	 * setcontext (uc_link), which no wrapper sees. */
 	pfe_stack_switch(from, to);
-	return next(from, to);
+	ret = next(from, to);
+	pfe__context_resumed(blocked);
+	return ret;
 }
 
 int setcontext(const ucontext_t *to)
 {
 	PFE_REAL(setcontext_fn, setcontext, "libc.so.6");
+	bool blocked = pfe__context_blocks(&to->uc_sigmask);
+	int ret;
 
 	pfe_stack_switch(NULL, to);
-	return next(to);
+	ret = next(to);
+	pfe__context_resumed(blocked);	/* it failed */
+	return ret;
 }
 
 void pthread_exit(void *value)

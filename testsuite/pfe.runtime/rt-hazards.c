@@ -15,7 +15,10 @@
  *             blocks SIGTRAP alone then (sighold, sigset), one that then
  *             waits with a temporary mask blocking it (sigsuspend,
  *             pselect, ppoll, epoll_pwait, epoll_pwait2) while a signal
- *             whose handler calls the functions is pending: not killed
+ *             whose handler calls the functions is pending, and one that
+ *             switches to a coroutine whose mask blocks every signal
+ *             (swapcontext), which calls them and switches back
+ *             (swapcontext, or returning to uc_link): not killed
  *             (x86: such a call waits for the batch under way; a batch
  *             that finds one blocking, or waiting so, is refused)
  *   masked    a handler whose sa_mask has SIGTRAP (sigfillset) calls the
@@ -72,6 +75,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include "rt-many.h"
@@ -490,23 +494,63 @@ static void *late_waiter(void *arg)
 	return NULL;
 }
 
+/* x86: while a batch has its int3s in the code, switches to a coroutine
+ * whose mask blocks every signal; it calls the functions, then switches
+ * back (swapcontext) or returns (to its uc_link: glibc's own setcontext),
+ * in turn.  Back on this thread's context, SIGTRAP must be unblocked. */
+static _Atomic unsigned long switched_late, trap_left_blocked;
+static ucontext_t switcher_ctx, coroutine_ctx;
+
+static void coroutine(int back)
+{
+	if (!call_some(NFUNCS))
+		atomic_fetch_add(&wrong, 1);
+	if (back)
+		swapcontext(&coroutine_ctx, &switcher_ctx);
+}
+
+static void *late_switcher(void *arg)
+{
+	static char stack[256 * 1024];
+	sigset_t now;
+
+	(void)arg;
+	for (unsigned long i = 0; batch_underway(); i++) {
+		getcontext(&coroutine_ctx);
+		coroutine_ctx.uc_stack.ss_sp = stack;
+		coroutine_ctx.uc_stack.ss_size = sizeof stack;
+		coroutine_ctx.uc_link = &switcher_ctx;
+		sigfillset(&coroutine_ctx.uc_sigmask);
+		makecontext(&coroutine_ctx, (void (*)(void))coroutine, 1, (int)(i & 1));
+		swapcontext(&switcher_ctx, &coroutine_ctx);
+		pthread_sigmask(SIG_BLOCK, NULL, &now);
+		if (sigismember(&now, SIGTRAP))
+			atomic_fetch_add(&trap_left_blocked, 1);
+		atomic_fetch_add(&switched_late, 1);
+	}
+	return NULL;
+}
+
 static void late(void)
 {
 	struct pfe_stats before, after;
-	pthread_t t[5];
+	pthread_t t[6];
 
 	pfe_get_stats(&before);
 	start(t, 2, late_blocker);
 	start(&t[2], X86, late_installer);
 	start(&t[2 + X86], X86, late_holder);
 	start(&t[2 + 2 * X86], X86, late_waiter);
+	start(&t[2 + 3 * X86], X86, late_switcher);
 	toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
-	finish(t, 2 + 3 * X86);
+	finish(t, 2 + 4 * X86);
 	pfe_get_stats(&after);
 	CHECK(after.batches > before.batches, "every batch refused");
 	CHECK(!X86 || installed_late > 0, "x86: no handler installed during a batch");
 	CHECK(!X86 || held_late > 0, "x86: SIGTRAP never held during a batch");
 	CHECK(!X86 || waited_late > 0, "x86: no masked wait during a batch");
+	CHECK(!X86 || switched_late > 0, "x86: no switch to a masked coroutine during a batch");
+	CHECK(trap_left_blocked == 0, "SIGTRAP left blocked %lu times after a masked coroutine", trap_left_blocked);
 }
 
 /* ---- segv ---- */
