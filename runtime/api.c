@@ -398,6 +398,7 @@ __attribute__((constructor)) static void pfe_auto_init(void)
 	const char *no = getenv("PFE_NO_INIT");
 
 	pfe__traps_init();
+	pfe__jumps_init();
 	if ((!no || strcmp(no, "1") != 0) && !pfe__audit_copy())
 		pfe_init();
 }

@@ -210,6 +210,10 @@ HIDDEN void pfe__traps_forked(void);
  * runs again. */
 HIDDEN bool pfe__context_blocks(const sigset_t *to);
 HIDDEN void pfe__context_resumed(bool blocked);
+/* unwind.c: the real siglongjmp, longjmp and __longjmp_chk looked up,
+ * from a constructor (a jump out of a signal handler must not call
+ * dlsym). */
+HIDDEN void pfe__jumps_init(void);
 /* What the process would have done without libpfe on signal SIG (also
  * libpfe-trace's fatal signals): OLD's handler (with its mask), nothing
  * (ignored), or the default action. */

@@ -21,15 +21,16 @@
  *             to a context whose mask blocks it (swapcontext,
  *             setcontext, unwind.c's wrappers) blocks it first as
  *             pthread_sigmask would, and the context swapcontext saved
- *             with it blocked unblocks it again when resumed.
+ *             with it blocked unblocks it again when resumed; so does a
+ *             jump that puts back such a mask (siglongjmp, longjmp).
  *   chaining  pfe__chain_signal: what the process would have done without
  *             libpfe (also libpfe-trace's fatal signals).
  *
  * The wrappers only add to what the C library does: an action set through
  * them is the kernel's, except SIGTRAP's while on_trap is installed.
  * Not seen: actions and masks changed by raw system calls, by the C
- * library's own calls (__sigaction, siglongjmp, sigpause, the setcontext
- * of a uc_link...),
+ * library's own calls (__sigaction, sigpause, the setcontext of a
+ * uc_link...),
  * and with libpfe.a, by shared libraries; a SIGTRAP action set so is taken
  * over at the next batch (pfe__own_sigtrap).
  *

@@ -26,7 +26,13 @@
  *   swapcontext, setcontext      the thread switches stacks (a coroutine):
  *                                the exits pending on the stack left are
  *                                parked, the other stack's made the
- *                                thread's (pfe_stack_switch)
+ *                                thread's (pfe_stack_switch); a mask that
+ *                                blocks SIGTRAP is blocked first
+ *                                (signals.c, pfe__context_blocks)
+ *   siglongjmp, longjmp,         the mask sigsetjmp saved is put back:
+ *   __longjmp_chk                one that blocks SIGTRAP is blocked first
+ *                                (the frames left are noticed later:
+ *                                dispatch.c)
  *
  * Thread cancellation unwinds by glibc's own handle of libgcc_s, out of
  * these wrappers' reach: its unwinder meets pfe__tramp_return as a return
@@ -42,13 +48,16 @@
  *
  * The real functions are looked up when first called (PFE_REAL: dlsym
  * RTLD_NEXT, or the library's handle when it was loaded with RTLD_LOCAL):
- * a program without libstdc++ or libgcc_s never calls them.
+ * a program without libstdc++ or libgcc_s never calls them; the jumps',
+ * from the constructor (pfe__jumps_init): a jump is often made out of a
+ * signal handler, where dlsym must not run.
  * Debugging: break on pfe__exits_restore and pfe__exits_redivert; a
  * forced unwind, on pfe__personality and pfe__exit_unwound.
  */
 #define _GNU_SOURCE
 #include "internal.h"
 
+#include <setjmp.h>
 #include <stdlib.h>
 #include <ucontext.h>
 
@@ -194,6 +203,55 @@ int setcontext(const ucontext_t *to)
 	ret = next(to);
 	pfe__context_resumed(blocked);	/* it failed */
 	return ret;
+}
+
+/* glibc's siglongjmp and longjmp (one function) and fortify's
+ * __longjmp_chk put back the mask sigsetjmp saved, which no wrapper sees:
+ * as a switch of context does. */
+typedef void (*jump_fn)(struct __jmp_buf_tag *, int);
+enum { SIGLONGJMP, LONGJMP, LONGJMP_CHK, NJUMPS };
+static const char *const jump_names[NJUMPS] = { "siglongjmp", "longjmp", "__longjmp_chk" };
+static _Atomic(jump_fn) real_jumps[NJUMPS];
+
+/* The real jump WHICH, looked up if a jump came before the constructor. */
+static jump_fn real_jump(int which)
+{
+	jump_fn next = atomic_load_explicit(&real_jumps[which], memory_order_relaxed);
+
+	if (!next)
+		atomic_store_explicit(&real_jumps[which], next = (jump_fn)pfe__real(jump_names[which], "libc.so.6"),
+				      memory_order_relaxed);
+	return next;
+}
+
+void pfe__jumps_init(void)
+{
+	for (int i = 0; i < NJUMPS; i++)
+		real_jump(i);
+}
+
+static _Noreturn void jump(int which, struct __jmp_buf_tag *env, int val)
+{
+	if (env->__mask_was_saved)
+		pfe__context_blocks(&env->__saved_mask);
+	real_jump(which)(env, val);
+	abort();
+}
+
+void siglongjmp(sigjmp_buf env, int val)
+{
+	jump(SIGLONGJMP, env, val);
+}
+
+void longjmp(jmp_buf env, int val)
+{
+	jump(LONGJMP, env, val);
+}
+
+void __longjmp_chk(jmp_buf env, int val);
+void __longjmp_chk(jmp_buf env, int val)
+{
+	jump(LONGJMP_CHK, env, val);
 }
 
 void pthread_exit(void *value)

@@ -18,7 +18,10 @@
  *             whose handler calls the functions is pending, and one that
  *             switches to a coroutine whose mask blocks every signal
  *             (swapcontext), which calls them and switches back
- *             (swapcontext, or returning to uc_link): not killed
+ *             (swapcontext, or returning to uc_link), and one that jumps
+ *             back to where it saved a mask blocking every signal
+ *             (siglongjmp, longjmp, __longjmp_chk) and calls them then:
+ *             not killed
  *             (x86: such a call waits for the batch under way; a batch
  *             that finds one blocking, or waiting so, is refused)
  *   masked    a handler whose sa_mask has SIGTRAP (sigfillset) calls the
@@ -62,6 +65,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -531,10 +535,59 @@ static void *late_switcher(void *arg)
 	return NULL;
 }
 
+/* x86: saves a mask that blocks every signal (sigsetjmp), unblocks
+ * them, then, while a batch has its int3s in the code, jumps back
+ * (siglongjmp, longjmp, fortify's __longjmp_chk in turn), which puts the
+ * mask back, and calls the functions so. */
+static _Atomic unsigned long jumped_late;
+extern void __longjmp_chk(struct __jmp_buf_tag *env, int val) __attribute__((noreturn));
+
+static _Noreturn void masked_jump(unsigned long i, sigjmp_buf env)
+{
+	switch (i % 3) {
+	case 0:
+		siglongjmp(env, 1);
+	case 1:
+		longjmp(env, 1);
+	default:
+		__longjmp_chk(env, 1);
+	}
+}
+
+static void *late_jumper(void *arg)
+{
+	sigset_t all, none;
+	sigjmp_buf env;
+
+	(void)arg;
+	sigfillset(&all);
+	sigemptyset(&none);
+	for (volatile unsigned long i = 0;; i++) {
+		pthread_sigmask(SIG_SETMASK, &all, NULL);
+		if (sigsetjmp(env, 1) == 0) {
+			pthread_sigmask(SIG_SETMASK, &none, NULL);
+			if (!batch_underway())
+				break;
+			masked_jump(i, env);
+		}
+		if (!call_some(NFUNCS))
+			atomic_fetch_add(&wrong, 1);
+		pthread_sigmask(SIG_SETMASK, &none, NULL);
+		atomic_fetch_add(&jumped_late, 1);
+	}
+	return NULL;
+}
+
+/* Whether each x86 thread of late has changed its mask during a batch. */
+static bool late_all_met(void)
+{
+	return installed_late && held_late && waited_late && switched_late && jumped_late;
+}
+
 static void late(void)
 {
 	struct pfe_stats before, after;
-	pthread_t t[6];
+	pthread_t t[7];
 
 	pfe_get_stats(&before);
 	start(t, 2, late_blocker);
@@ -542,14 +595,21 @@ static void late(void)
 	start(&t[2 + X86], X86, late_holder);
 	start(&t[2 + 2 * X86], X86, late_waiter);
 	start(&t[2 + 3 * X86], X86, late_switcher);
+	start(&t[2 + 4 * X86], X86, late_jumper);
 	toggle_for(0.5, X86 ? PFE_ESIGNAL : 0);
-	finish(t, 2 + 4 * X86);
+	/* Under load a thread may not have met a batch yet (most are
+	 * refused while the others block SIGTRAP): on until each has, 10 s
+	 * at most. */
+	for (double end = now() + 10; X86 && now() < end && !late_all_met();)
+		toggle_for(0.05, PFE_ESIGNAL);
+	finish(t, 2 + 5 * X86);
 	pfe_get_stats(&after);
 	CHECK(after.batches > before.batches, "every batch refused");
 	CHECK(!X86 || installed_late > 0, "x86: no handler installed during a batch");
 	CHECK(!X86 || held_late > 0, "x86: SIGTRAP never held during a batch");
 	CHECK(!X86 || waited_late > 0, "x86: no masked wait during a batch");
 	CHECK(!X86 || switched_late > 0, "x86: no switch to a masked coroutine during a batch");
+	CHECK(!X86 || jumped_late > 0, "x86: no jump to a masked point during a batch");
 	CHECK(trap_left_blocked == 0, "SIGTRAP left blocked %lu times after a masked coroutine", trap_left_blocked);
 }
 
