@@ -343,6 +343,18 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 	return change_mask(next, how, set, old);
 }
 
+/* SIG, alone, blocked or unblocked (HOW) through sigprocmask above; the
+ * mask before in OLD if not NULL.  EINVAL for a signal that is not one. */
+static int one_signal_mask(int how, int sig, sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	if (sigaddset(&set, sig) != 0)
+		return -1;
+	return sigprocmask(how, &set, old);
+}
+
 /* The C library's swapcontext and setcontext install the mask TO of the
  * context they switch to, unseen.  One that blocks SIGTRAP where this
  * thread does not is a change that starts blocking it: made first,
@@ -353,25 +365,18 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
  * uc_link too). */
 bool pfe__context_blocks(const sigset_t *to)
 {
-	sigset_t now, trap;
+	sigset_t now;
 
 	if (sigismember(to, SIGTRAP) != 1 || pthread_sigmask(SIG_BLOCK, NULL, &now) != 0 ||
 	    sigismember(&now, SIGTRAP) == 1)
 		return false;
-	sigemptyset(&trap);
-	sigaddset(&trap, SIGTRAP);
-	return pthread_sigmask(SIG_BLOCK, &trap, NULL) == 0;
+	return one_signal_mask(SIG_BLOCK, SIGTRAP, NULL) == 0;
 }
 
 void pfe__context_resumed(bool blocked)
 {
-	sigset_t trap;
-
-	if (!blocked)
-		return;
-	sigemptyset(&trap);
-	sigaddset(&trap, SIGTRAP);
-	pthread_sigmask(SIG_UNBLOCK, &trap, NULL);
+	if (blocked)
+		one_signal_mask(SIG_UNBLOCK, SIGTRAP, NULL);
 }
 
 /* Whether a wait with the temporary MASK blocks SIGTRAP: then it began
@@ -526,18 +531,6 @@ int siginterrupt(int sig, int flag)
 		sa.sa_flags |= SA_RESTART;
 	}
 	return sigaction(sig, &sa, NULL);
-}
-
-/* SIG, alone, blocked or unblocked (HOW) through sigprocmask above; the
- * mask before in OLD if not NULL.  EINVAL for a signal that is not one. */
-static int one_signal_mask(int how, int sig, sigset_t *old)
-{
-	sigset_t set;
-
-	sigemptyset(&set);
-	if (sigaddset(&set, sig) != 0)
-		return -1;
-	return sigprocmask(how, &set, old);
 }
 
 /* System V's calls (obsolete, still in old programs), as glibc's, through
