@@ -607,10 +607,10 @@ static void late(void)
 		toggle_for(0.05, PFE_ESIGNAL);
 	finish(t, 2 + 5 * X86);
 	pfe_get_stats(&after);
+	/* The CHECKs below name the threads that met no batch. */
 	if (X86 && !late_all_met())
-		printf("after %.1f s, %llu batches: installed %lu, held %lu, waited %lu, switched %lu, jumped %lu\n",
-		       now() - began, (unsigned long long)(after.batches - before.batches), installed_late, held_late,
-		       waited_late, switched_late, jumped_late);
+		printf("after %.1f s and %llu batches not every thread met one\n", now() - began,
+		       (unsigned long long)(after.batches - before.batches));
 	CHECK(after.batches > before.batches, "every batch refused");
 	CHECK(!X86 || installed_late > 0, "x86: no handler installed during a batch");
 	CHECK(!X86 || held_late > 0, "x86: SIGTRAP never held during a batch");
