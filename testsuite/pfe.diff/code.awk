@@ -1,8 +1,7 @@
 # code.awk: objdump -dr output -> the code diff.exp compares, one record
 # per function: NAME \037 LINES \037 REFS, records ended by \035, the
-# LINES and REFS each joined by \036 (diff_code splits them; awk because the
-# Tcl loop it replaces, over every line of every object, cost 6% of
-# pfe.diff: gcc-12 at pairs 130 s with it, 122 s with this).
+# LINES and REFS each joined by \036 (diff_code splits them; awk because a
+# Tcl loop over every line of every object was pfe.diff's largest Tcl cost).
 #
 # Lines are normalised so that only code is compared: no addresses; where
 # an operand names a symbol, the name stands for the target and the bytes
