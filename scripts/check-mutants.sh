@@ -9,9 +9,12 @@
 # A mutant is caught when a test of that run fails (FAIL, XPASS,
 # UNRESOLVED, ERROR); it prints which tests caught it.  A run that fails
 # with no failing test (the mutant broke the build) is BROKEN: the mutant
-# tests nothing, rewrite it.  First, each part of the suite runs once on
-# the tree as it is and must pass: otherwise every mutant would look
-# caught.  Two runs at a time (PFE_JOBS).
+# tests nothing, rewrite it.  A run that ran no test at all (its part is
+# unsupported on this machine: pfe.runtime for i386 where the kernel runs
+# no i386 program) is UNTESTABLE here: not caught either.  First, each
+# part of the suite runs once on the tree as it is and must pass:
+# otherwise every mutant would look caught.  Two runs at a time
+# (PFE_JOBS).
 #
 # Exit status 0 only if the unmutated runs passed and every mutant was
 # caught; a mutant whose sed script changes nothing is stale: a failure too.
@@ -120,7 +123,8 @@ stale_check() {
 	return $status
 }
 
-# One mutant: copy, mutate, run; a line "caught NAME: ..." or "SURVIVED NAME".
+# One mutant: copy, mutate, run; a line "caught NAME: ...", or BROKEN,
+# UNTESTABLE or SURVIVED.
 one() {
 	n=$1
 	dir=$work/$n
@@ -145,6 +149,8 @@ one() {
 			"$(printf '%s\n' "$caught" | head -n 3 | sed 's/^[A-Z]*: //' | paste -sd ';' -)"
 	elif printf '%s\n' "$out" | grep -q ' [1-9][0-9]* failed'; then
 		printf 'BROKEN %s: the run failed, no test did (a build error?): %s\n' "$n" "$(printf '%s\n' "$out" | sed -n 2p)"
+	elif printf '%s\n' "$out" | head -n 1 | grep -q ': 0 passed, 0 failed'; then
+		printf 'UNTESTABLE %s: its run ran no test here: %s\n' "$n" "$(printf '%s\n' "$out" | head -n 2 | paste -sd ' ' -)"
 	else
 		printf 'SURVIVED %s: %s\n' "$n" "$(printf '%s\n' "$out" | head -n 1)"
 	fi
