@@ -853,6 +853,17 @@ void pfe__exit_tail(struct pfe_regs *regs)
 }
 #endif
 
+/* Frames left (longjmp) were dropped before the entry handler runs
+ * (call_entry), and the call entered has pushed nothing yet: every
+ * pending exit is of a frame still live around it. */
+bool pfe__exit_pending_for(const void *fn)
+{
+	for (unsigned i = pfe__nexits; i-- > 0;)
+		if (exits[i].fn == (uintptr_t)fn)
+			return true;
+	return false;
+}
+
 uintptr_t pfe__exit_unwound(uintptr_t cfa)
 {
 	unsigned i = pfe__nexits;

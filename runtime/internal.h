@@ -287,6 +287,12 @@ HIDDEN void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot);
 HIDDEN void pfe__exits_restore(uintptr_t sp);
 HIDDEN void pfe__exits_redivert(uintptr_t cfa);
 HIDDEN void pfe__exits_leave_all(void);
+/* dispatch.c, from an entry handler: whether this thread has an exit
+ * pending for FN, i.e. the call entered is inside another of the same
+ * function (a recursion; a tail call into itself) on this stack.  O(its
+ * pending exits): for pfe-trace's flat table, which counts a recursive
+ * function's outermost calls' time only. */
+HIDDEN bool pfe__exit_pending_for(const void *fn);
 /* pool.c: a pool of per-thread blocks of one size, each beginning with
  * struct pfe_pooled, listed newest first from the pool's head.
  * pfe__pool_take: a free one taken (used), else a new one of SIZE bytes,

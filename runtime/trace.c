@@ -2,7 +2,8 @@
  * (scripts/pfe-trace): at load it attaches an entry and an exit handler to
  * every patchable function of the program and its shared objects and
  * enables them all; at exit it prints, per function called, the number of
- * calls and the total time spent in it (wall clock, callees included),
+ * calls and the total time spent in it (wall clock, callees included;
+ * a recursive function's outermost calls only, as pfe-trace report),
  * most time first, to stderr or appended to the file PFE_TRACE_OUTPUT
  * names (a fork's child: its calls since the fork, said so); and so
  * when a signal ends it (Ctrl-C, kill, a crash), or _exit, or an exec
@@ -83,14 +84,17 @@ static void on_entry(struct pfe_call *c)
 	struct trace_func *k = c->data;
 
 	atomic_fetch_add_explicit(&k->calls, 1, memory_order_relaxed);
-	c->cookie = trace_now_ns();
+	/* A recursive call's time is in its outermost call's already:
+	 * counted again, a recursion D deep would count it D times. */
+	c->cookie = pfe__exit_pending_for(c->fn) ? 0 : trace_now_ns();
 }
 
 static void on_exit_call(struct pfe_call *c)
 {
 	struct trace_func *k = c->data;
 
-	atomic_fetch_add_explicit(&k->ns, trace_now_ns() - c->cookie, memory_order_relaxed);
+	if (c->cookie)
+		atomic_fetch_add_explicit(&k->ns, trace_now_ns() - c->cookie, memory_order_relaxed);
 }
 
 /* ---- the flat table ----
