@@ -9,11 +9,14 @@
  * when a signal ends it (Ctrl-C, kill, a crash), or _exit, or an exec
  * (each image its table).
  *
- * A call still running at exit (main, when the program calls exit) is
- * counted but adds no time.  dlopen is interposed: after the real one
- * returns, pfe_rescan finds the new object and its functions are traced
- * too (those whose preparation would rewrite code are not, when the
- * object's constructors started threads: pfe.h).  A function of an object
+ * A process with no patchable function says so instead, if it is the one
+ * pfe-trace ran (PFE_TRACE_PID, the script's pid); those it starts say
+ * nothing.  A call still running at exit (main, when the program calls
+ * exit) is counted but adds no time.
+ * dlopen is interposed: after the real one returns, pfe_rescan finds
+ * the new object and its functions are traced too (those whose
+ * preparation would rewrite code are not, when the object's
+ * constructors started threads: pfe.h).  A function of an object
  * closed since is still printed (libpfe keeps its name).  The limit of
  * the interposition: the loader sees this library as dlopen's caller, so
  * a bare name is searched with this library's RUNPATH (none), not the
@@ -229,6 +232,9 @@ static void out_number(struct out *o, uint64_t v, unsigned width, unsigned frac)
 static const char *output_path;
 /* The table's process, and the one it was forked from (0: none). */
 static pid_t table_pid, forked_from;
+/* Whether this process is the one pfe-trace ran: PFE_TRACE_PID, the
+ * script's pid, which its exec kept; not a child it started. */
+static bool ran_by_pfe_trace;
 
 static int open_output(void)
 {
@@ -281,8 +287,11 @@ static size_t take_rows(struct row *r, size_t n)
 	return m;
 }
 
-/* The M rows R (sorted), with their header. */
-static void print_rows(const struct row *r, size_t m)
+/* The M rows R (sorted), with their header; of a process where no
+ * function was found (FOUND false: built without the option or pfe, a
+ * program pfe-trace cannot trace), a line that says so instead of an
+ * empty table. */
+static void print_rows(const struct row *r, size_t m, bool found)
 {
 	struct out o = { .fd = open_output() };
 
@@ -295,7 +304,13 @@ static void print_rows(const struct row *r, size_t m)
 		out_number(&o, (uint64_t)forked_from, 0, 0);
 		out_str(&o, ": its calls since\n");
 	}
-	out_str(&o, "pfe-trace:        calls       total ms  function\n");
+	if (!found) {
+		out_str(&o, "pfe-trace: no patchable function in ");
+		out_str(&o, program_invocation_name);
+		out_str(&o, " or what it loaded: nothing traced (build it with -fpatchable-function-entry=N or pfe)\n");
+	} else {
+		out_str(&o, "pfe-trace:        calls       total ms  function\n");
+	}
 	for (size_t i = 0; i < m; i++) {
 		const char *name = trace_func_name(r[i].k);
 
@@ -310,6 +325,17 @@ static void print_rows(const struct row *r, size_t m)
 	out_flush(&o);
 	if (o.fd != 2)
 		close(o.fd);
+}
+
+/* Whether a table of M rows of the N functions found is printed: not
+ * by a fork's child that called none (one about to exec), nor where no
+ * function was found but in the process pfe-trace ran, which says so (a
+ * program it ran runs others: theirs say nothing). */
+static bool table_wanted(size_t n, size_t m)
+{
+	if (!n)
+		return ran_by_pfe_trace && !forked_from;
+	return m || !forked_from;
 }
 
 /* The table's state: 0, 1 being written, 2 written (once an image; again
@@ -330,12 +356,12 @@ static void write_table(void)
 			pfe__sleep_ms(1);
 		return;
 	}
-	r = n ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
+	r = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (r != MAP_FAILED) {
 		m = take_rows(r, n);
 		sort_rows(r, m);
-		if (m || !forked_from)
-			print_rows(r, m);
+		if (table_wanted(n, m))
+			print_rows(r, m, n != 0);
 		munmap(r, len);
 	}
 	atomic_store(&table_state, 2);
@@ -790,6 +816,7 @@ __attribute__((constructor)) static void trace_start(void)
 	output_path = getenv("PFE_TRACE_OUTPUT");
 	pfe__debug("table-stall", &table_stall_ms);
 	table_pid = getpid();
+	ran_by_pfe_trace = getenv("PFE_TRACE_PID") && strtol(getenv("PFE_TRACE_PID"), NULL, 10) == table_pid;
 	catch_fatal_signals();
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_start: %s (tracing what was found)\n", pfe_strerror(err));
