@@ -816,7 +816,7 @@ __attribute__((constructor)) static void trace_start(void)
 	output_path = getenv("PFE_TRACE_OUTPUT");
 	pfe__debug("table-stall", &table_stall_ms);
 	table_pid = getpid();
-	ran_by_pfe_trace = getenv("PFE_TRACE_PID") && strtol(getenv("PFE_TRACE_PID"), NULL, 10) == table_pid;
+	ran_by_pfe_trace = getenv("PFE_TRACE_PID") && pfe__decimal(getenv("PFE_TRACE_PID")) == table_pid;
 	catch_fatal_signals();
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_start: %s (tracing what was found)\n", pfe_strerror(err));
