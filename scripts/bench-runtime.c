@@ -8,6 +8,9 @@
  *   bench-runtime calls off|entry|both   ns per call of one small function
  *                                        called over and over (all in the
  *                                        caches)
+ *   bench-runtime count off|entry|both   100000 calls of it, untimed: what
+ *                                        callgrind counts the instructions
+ *                                        of (exact, where the clock is not)
  *   bench-runtime pair entry|both        calls, in two threads at once
  *                                        (the machine's two cores): the
  *                                        slower one's ns per call (what
@@ -107,6 +110,8 @@ static int (*const many[NMANY])(int) = { X_ALL(ADDRESS) };
  * the one-function loop; passes over the 100000 per round. */
 #define ROUNDS 3
 #define LEAF_CALLS 5000000
+/* "count": the calls callgrind counts the instructions of (bench-runtime.sh). */
+#define COUNTED_CALLS 100000
 #define SPREAD_PASSES 5
 /* Calls of the program's own instrumented functions (now, the loops)
  * that XRay's __xray_patch and pfe_attach_all hook besides the measured
@@ -266,6 +271,22 @@ static double per_call(unsigned long *calls)
 	}
 	*calls = (unsigned long)ROUNDS * LEAF_CALLS;
 	return best;
+}
+
+/* "count": COUNTED_CALLS calls, untimed, all inside this function, whose
+ * instructions alone bench-runtime.sh has callgrind count
+ * (--toggle-collect): a call's instructions, exact where the clock is
+ * not.  Its ns per call is not a figure (0). */
+static NOINLINE double counted_calls(unsigned long *calls)
+{
+	int s = 0;
+
+	for (int i = 0; i < COUNTED_CALLS; i++)
+		s += leaf(i);
+	if (s == 42)
+		puts("");
+	*calls = COUNTED_CALLS;
+	return 0;
 }
 
 /* "pair": per_call in this thread and another, each round started by
@@ -429,6 +450,12 @@ int main(int argc, char **argv)
 
 	if (per_mode >= 0 && strcmp(argv[1], "calls") == 0)
 		return measure(argv[2], 0, per_call);
+	if (per_mode >= 0 && strcmp(argv[1], "count") == 0) {
+		if (measure(argv[2], 0, counted_calls) != 0)
+			return 1;
+		printf("counted_calls %d\n", COUNTED_CALLS);
+		return 0;
+	}
 	if (per_mode >= 0 && strcmp(argv[1], "spread") == 0)
 		return measure(argv[2], 1, per_call_spread);
 	if (per_mode > 0 && strcmp(argv[1], "pair") == 0)
@@ -448,7 +475,7 @@ int main(int argc, char **argv)
 		}
 		return 0;
 	}
-	fprintf(stderr, "usage: bench-runtime calls|spread off|entry|both, bench-runtime pair|patch|patch2 entry|both, "
+	fprintf(stderr, "usage: bench-runtime calls|spread|count off|entry|both, bench-runtime pair|patch|patch2 entry|both, "
 		"bench-runtime trace\n");
 	return 2;
 }

@@ -29,6 +29,9 @@
 #       called by two threads at once (the slower thread's figure)
 #   pfe with libpfe.so: entry only, entry+exit, one function and 100000
 #   pfe by lookup (PFE_DEBUG=lookup: the ops slots unused), entry only
+#   instructions per call of the one function (disabled, entry only,
+#       entry+exit), counted by callgrind over the plain build's: exact,
+#       where the clock rows swing from run to run
 #   patch / unpatch all 100000, first time and again: pfe_enable_all /
 #       pfe_disable_all against __xray_patch / __xray_unpatch, each with its
 #       own protections (pfe keeps its scheme; XRay makes the pages RWX);
@@ -160,6 +163,31 @@ for r in $(seq "$rounds"); do
 	run patch-pad-xray ./xray-pad patch entry
 done
 
+# count KEY PROGRAM MODE: the instructions a call of bench_leaf takes in
+# PROGRAM with MODE's handlers (loop and leaf included), as callgrind
+# counts them inside counted_calls alone (the program's "count": its
+# calls, untimed; startup left out), into res/KEY.ir_per_call.  Exact
+# where the clock is not: one run is the figure.  libpfe writes through
+# mprotect there (valgrind runs copies of the code, which writes through
+# /proc/self/mem would not reach: libpfe's probe sees it).
+count() {
+	valgrind --tool=callgrind --callgrind-out-file=callgrind.out --toggle-collect='*counted_calls*' \
+		--smc-check=all "./$2" count "$3" > run.out 2>&1 || fail "valgrind ./$2 count $3" run.out
+	n=$(awk '$1 == "counted_calls" { print $2 }' run.out)
+	awk -v n="$n" '$1 == "summary:" { printf "%.1f\n", $2 / n; found = 1 }
+		END { exit !found || !n }' callgrind.out > res/$1.ir_per_call ||
+		fail "callgrind's count of ./$2 count $3" run.out
+}
+echo "bench-runtime: instructions per call, counted by callgrind"
+count off-gplain gplain off
+count off-pfe pfe-exits off
+count off-cplain cplain off
+count off-xray xray off
+count entry-pfe pfe entry
+count entry-xray xray-entry entry
+count both-pfe pfe-exits both
+count both-xray xray both
+
 # row LABEL PFE XRAY: a table row of res/PFE against res/XRAY, a figure a
 # line, one line a run: each side's best (and worst), the ratio of the
 # bests, the range of the ratio run by run.
@@ -190,6 +218,16 @@ disabled() {
 		NR == 1 || r > hi { hi = r }
 		END { printf "| %s | %.2f / %.2f = %.2fx | %.2f / %.2f = %.2fx | %.2fx | %.2fx-%.2fx |\n",
 			label, bp, bg, bp / bg, bx, bc, bx / bc, (bp / bg) / (bx / bc), lo, hi }'
+}
+# counted LABEL MODE: instructions per call with MODE's handlers (off:
+# none) over the plain build's, each side's (res/MODE-pfe against
+# res/off-gplain, res/MODE-xray against res/off-cplain), and the ratio of
+# the two.
+counted() {
+	paste res/$2-pfe.ir_per_call res/off-gplain.ir_per_call res/$2-xray.ir_per_call res/off-cplain.ir_per_call |
+		awk -v label="$1" '{ d = $3 - $4; r = d ? sprintf("%.2fx", ($1 - $2) / d) : "-"
+			printf "| %s | %.1f - %.1f = %.1f | %.1f - %.1f = %.1f | %s | exact |\n",
+				label, $1, $2, $1 - $2, $3, $4, d, r }'
 }
 # label MODE, sleds MODE: what a row of MODE (entry or both) says.
 label() {
@@ -239,6 +277,10 @@ table() {
 	done
 	row "entry only, 100000 functions, pfe by lookup: ns per call" \
 		spread-entry-lookup.ns_per_call spread-entry-xray.ns_per_call
+	counted "disabled, one function: instructions per call, over plain" off
+	for m in entry both; do
+		counted "$(label $m), one function: instructions per call, over plain" $m
+	done
 	for m in entry both; do
 		patch_rows $m 100000 patch-$m patch unpatch repatch reunpatch
 	done
@@ -254,6 +296,9 @@ table() {
 	echo "a second thread is alive (libpfe's protocol for threads: x86's int3 protocol)."
 	echo "The last four: every function $pad bytes of NOPs longer, as far apart as a real"
 	echo "program's (the others are 32 bytes apart, 128 on a page of code)."
+	echo "Instruction rows: what callgrind counts in a call of the one function (the"
+	echo "loop and the function included) over the plain build's by the same compiler;"
+	echo "exact, so one run is the figure; the clock rows say what they cost in time."
 	echo
 }
 table | tee table.md
