@@ -12,15 +12,15 @@
  * A process with no patchable function says so instead, if it is the one
  * pfe-trace ran (PFE_TRACE_PID, the script's pid); those it starts say
  * nothing.  A call still running at exit (main, when the program calls
- * exit) is counted but adds no time.
- * dlopen is interposed: after the real one returns, pfe_rescan finds
- * the new object and its functions are traced too (those whose
- * preparation would rewrite code are not, when the object's
- * constructors started threads: pfe.h).  A function of an object
- * closed since is still printed (libpfe keeps its name).  The limit of
- * the interposition: the loader sees this library as dlopen's caller, so
- * a bare name is searched with this library's RUNPATH (none), not the
- * calling object's (the program's DT_RUNPATH, $ORIGIN).
+ * exit) is counted but adds no time.  dlopen is interposed: after the
+ * real one returns, pfe_rescan finds the new object and its functions
+ * are traced too (those whose preparation would rewrite code are not,
+ * when the object's constructors started threads: pfe.h).  A function
+ * of an object closed since is still printed (libpfe keeps its name).
+ * The limit of the interposition: the loader sees this library as
+ * dlopen's caller, so a bare name is searched with this library's
+ * RUNPATH (none), not the calling object's (the program's DT_RUNPATH,
+ * $ORIGIN).
  * With PFE_TRACE_RECORD set (`pfe-trace record`), the same functions get
  * trace-record.c's handlers instead, which record every call; this file
  * still finds them, follows dlopen and fork, catches the signals that end
@@ -232,9 +232,9 @@ static void out_number(struct out *o, uint64_t v, unsigned width, unsigned frac)
 static const char *output_path;
 /* The table's process, and the one it was forked from (0: none). */
 static pid_t table_pid, forked_from;
-/* Whether this process is the one pfe-trace ran: PFE_TRACE_PID, the
- * script's pid, which its exec kept; not a child it started. */
-static bool ran_by_pfe_trace;
+/* The process pfe-trace ran: PFE_TRACE_PID, the script's pid, which its
+ * exec kept (0: not run by it); a child it starts has a pid of its own. */
+static pid_t command_pid;
 
 static int open_output(void)
 {
@@ -334,7 +334,7 @@ static void print_rows(const struct row *r, size_t m, bool found)
 static bool table_wanted(size_t n, size_t m)
 {
 	if (!n)
-		return ran_by_pfe_trace && !forked_from;
+		return table_pid == command_pid;
 	return m || !forked_from;
 }
 
@@ -804,6 +804,7 @@ static void say_if_program_uses_libpfe(void)
 
 __attribute__((constructor)) static void trace_start(void)
 {
+	const char *command = getenv("PFE_TRACE_PID");
 	int err;
 
 	for (unsigned i = 0; i < NREALS; i++)
@@ -816,7 +817,7 @@ __attribute__((constructor)) static void trace_start(void)
 	output_path = getenv("PFE_TRACE_OUTPUT");
 	pfe__debug("table-stall", &table_stall_ms);
 	table_pid = getpid();
-	ran_by_pfe_trace = getenv("PFE_TRACE_PID") && pfe__decimal(getenv("PFE_TRACE_PID")) == table_pid;
+	command_pid = command ? (pid_t)pfe__decimal(command) : 0;
 	catch_fatal_signals();
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_start: %s (tracing what was found)\n", pfe_strerror(err));
