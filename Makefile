@@ -140,6 +140,8 @@ RT_SRCS := runtime/object.c runtime/patch.c runtime/dispatch.c runtime/pool.c ru
 # libatomic's __atomic_exchange_1, which killed a process the first time
 # a record could not be written).
 RT_LDLIBS := -Wl,-z,defs -lpthread -ldl
+# pfe-trace's library adds these to libpfe's (read by the suite too).
+RT_TRACE_SRCS := runtime/trace.c runtime/trace-record.c
 RT_HDRS := runtime/pfe.h runtime/internal.h runtime/tramp-layout.h $(ARCH_PLAIN_HDRS) runtime/trace.h runtime/trace-format.h
 RT_CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror -fPIC -fasynchronous-unwind-tables \
 	-fno-reorder-functions -fno-reorder-blocks-and-partition
@@ -168,9 +170,10 @@ $(RT_BUILD)/libpfe.so: $(RT_OBJS)
 	$(Q)$(CC) -shared -o $@ $(RT_OBJS) $(RT_LDLIBS)
 
 # pfe-trace's LD_PRELOAD library: libpfe and runtime/trace*.c in one.
-$(RT_BUILD)/libpfe-trace.so: $(RT_OBJS) $(RT_BUILD)/trace.o $(RT_BUILD)/trace-record.o
+RT_TRACE_OBJS := $(patsubst runtime/%.c,$(RT_BUILD)/%.o,$(RT_TRACE_SRCS))
+$(RT_BUILD)/libpfe-trace.so: $(RT_OBJS) $(RT_TRACE_OBJS)
 	@echo "  LD   $@"
-	$(Q)$(CC) -shared -o $@ $(RT_BUILD)/trace.o $(RT_BUILD)/trace-record.o $(RT_OBJS) $(RT_LDLIBS)
+	$(Q)$(CC) -shared -o $@ $(RT_TRACE_OBJS) $(RT_OBJS) $(RT_LDLIBS)
 
 # pfe-trace's reader of record files: a host tool (they are the same on
 # every target).

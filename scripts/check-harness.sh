@@ -15,8 +15,9 @@
 #   tcl-error       a Tcl error and dg-final checks without output
 #                   (testsuite/pfe.harness): ERROR and UNRESOLVED count
 #   lint            dg directives that DejaGnu would skip, or cannot run,
-#                   and a call of atoi (pfe.lint on a crafted file): the
-#                   lint fails
+#                   a call of atoi, a libpfe file with _GNU_SOURCE that
+#                   calls strtol (pfe.lint on crafted files): the lint
+#                   fails
 #   baseline        a test of the baseline that did not run, a test name
 #                   twice: failures; more tests than the baseline: none
 #   host            a run under a launcher (run-host) judged by NAME@HOST's
@@ -161,6 +162,12 @@ fi
 d=$out/lint
 mkdir -p "$d/tree/pfe.bad"
 printf '/* {dg-final { scan-assembler "x" } } */\n/* { dg-final { scan-assembler "x" } */\n/* { dg-final { scan-assembler-nope "x" } } */\nint n(const char *s) { return atoi (s); }\n' > "$d/tree/pfe.bad/bad.c"
+# Its libpfe: a file with _GNU_SOURCE that calls strtol (named), one
+# without it that calls strtoul (as trace-record.c does: not named).
+mkdir -p "$d/runtime"
+printf '# libpfe of the lint harness\nRT_SRCS := runtime/gnu.c \\\n\truntime/default.c\nRT_TRACE_SRCS := runtime/default.c\n' > "$d/Makefile"
+printf '#define _GNU_SOURCE\n#include <stdlib.h>\nlong n(const char *s) { return strtol(s, 0, 10); }\n' > "$d/runtime/gnu.c"
+printf '#define _DEFAULT_SOURCE\n#include <stdlib.h>\nlong n(const char *s) { return strtoul(s, 0, 10); }\n' > "$d/runtime/default.c"
 (cd "$d" && runtest --tool pfe --srcdir "$top/testsuite" PFE_ONCE=1 PFE_LINT_DIR="$top/$d/tree" \
 	PFE_CC="$cc" PFE_PLUGIN="$top/build/$cc/pfe.so" PFE_SCAN="$top/build/pfe-scan" \
 	PFE_TARGET=x86_64 pfe.lint/lint.exp > runtest.out 2>&1; echo $? > run-status)
@@ -168,10 +175,12 @@ r=$(sh scripts/suite-result.sh --subset harness-lint "$d" 2>&1)
 if grep -q '^FAIL: lint: dg directives of pfe.bad/bad.c$' "$d/pfe.sum" &&
 	[ "$(grep -c '^[0-9]*: ' "$d/pfe.log")" = 3 ] &&
 	grep -q '^FAIL: lint: no test program calls atoi' "$d/pfe.sum" &&
-	grep -q '^pfe.bad/bad.c:4: ' "$d/pfe.log"; then
-	expect_failed "harness: a dg directive that DejaGnu would skip or cannot run, or a call of atoi, fails the lint" "$r"
+	grep -q '^pfe.bad/bad.c:4: ' "$d/pfe.log" &&
+	grep -q '^FAIL: lint: no file of libpfe with _GNU_SOURCE calls' "$d/pfe.sum" &&
+	grep -q '^runtime/gnu.c:3: ' "$d/pfe.log" && ! grep -q '^runtime/default.c' "$d/pfe.log"; then
+	expect_failed "harness: a dg directive that DejaGnu would skip or cannot run, or a call of atoi or strtol, fails the lint" "$r"
 else
-	result FAIL "harness: a dg directive that DejaGnu would skip or cannot run, or a call of atoi, fails the lint"
+	result FAIL "harness: a dg directive that DejaGnu would skip or cannot run, or a call of atoi or strtol, fails the lint"
 	sed 's/^/    /' "$d/pfe.sum"
 fi
 

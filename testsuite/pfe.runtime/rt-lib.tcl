@@ -4,8 +4,9 @@
 # finding the target's C++ compiler (rt_cxx).
 # Sourced after rt_top is set.  Debug: the build commands are in pfe.log.
 
-# The Makefile's NAME (RT_SRCS, libpfe's C sources; RT_LDLIBS, what its
-# shared libraries link with: each one list, in one ":=" there), or {}.
+# The Makefile's NAME (RT_SRCS, libpfe's C sources; RT_TRACE_SRCS, what
+# pfe-trace's library adds; RT_LDLIBS, what the shared libraries link
+# with: each one list, in one ":=" there), or {}.
 proc rt_make_var {name} {
     global rt_top
     if {![regexp "\n$name := ((?:\[^\n\]*\\\\\n)*\[^\n\]*)" [pfe_read_file $rt_top/Makefile] -> value]} { return {} }
@@ -26,6 +27,25 @@ proc rt_not_runnable {} {
     return ""
 }
 
+# The objects of SRCS (below rt_top) compiled with FLAGS, as the Makefile
+# compiles them (the plain-C layer is libpfe's, not its interface:
+# hidden), or {} if one does not compile (its errors in the log).
+proc rt_compile {srcs flags} {
+    global rt_top
+    set objs {}
+    foreach src $srcs {
+	set obj rt-[string map {/ -} [file rootname $src]].o
+	set hidden [expr {[string match arch-hooks/* $src] ? "-fvisibility=hidden" : ""}]
+	set r [pfe_build [list $rt_top/$src] $obj [concat $flags $hidden -c] 0]
+	if {[lindex $r 0] != 0} {
+	    send_log -- "[lindex $r 1]\n"
+	    return {}
+	}
+	lappend objs $obj
+    }
+    return $objs
+}
+
 # libpfe.so for the target, as the Makefile builds it (no -Werror: older
 # and newer GCCs warn differently; the warnings are in the log).
 proc rt_build_lib {} {
@@ -40,24 +60,15 @@ proc rt_build_lib {} {
 	file link -symbolic i386-include/asm /usr/include/x86_64-linux-gnu/asm
 	lappend flags -I[pwd]/i386-include
     }
-    set objs {}
     set srcs [rt_make_var RT_SRCS]
+    set tsrcs [rt_make_var RT_TRACE_SRCS]
     set libs [rt_make_var RT_LDLIBS]
-    if {$srcs eq "" || $libs eq ""} {
-	send_log -- "rt_build_lib: no RT_SRCS or RT_LDLIBS in $rt_top/Makefile\n"
+    if {$srcs eq "" || $tsrcs eq "" || $libs eq ""} {
+	send_log -- "rt_build_lib: no RT_SRCS, RT_TRACE_SRCS or RT_LDLIBS in $rt_top/Makefile\n"
 	return 0
     }
-    foreach src [concat $srcs [pfe_arch_plain_srcs $rt_top] runtime/tramp-$pfe_target.S] {
-	set obj rt-[string map {/ -} [file rootname $src]].o
-	# The plain-C layer is libpfe's, not its interface: hidden.
-	set hidden [expr {[string match arch-hooks/* $src] ? "-fvisibility=hidden" : ""}]
-	set r [pfe_build [list $rt_top/$src] $obj [concat $flags $hidden -c] 0]
-	if {[lindex $r 0] != 0} {
-	    send_log -- "[lindex $r 1]\n"
-	    return 0
-	}
-	lappend objs $obj
-    }
+    set objs [rt_compile [concat $srcs [pfe_arch_plain_srcs $rt_top] runtime/tramp-$pfe_target.S] $flags]
+    if {$objs eq ""} { return 0 }
     set r [pfe_build $objs libpfe.so [concat -shared $libs] 0]
     send_log -- "[lindex $r 1]\n"
     if {[lindex $r 0] != 0} { return 0 }
@@ -65,16 +76,9 @@ proc rt_build_lib {} {
     set r [pfe_build $objs libpfe-all.o {-r -nostdlib} 0]
     send_log -- "[lindex $r 1]\n"
     if {[lindex $r 0] != 0} { return 0 }
-    # pfe-trace's library: the same and runtime/trace.c, trace-record.c.
-    set tobjs {}
-    foreach src {trace trace-record} {
-	set r [pfe_build [list $rt_top/runtime/$src.c] rt-$src.o [concat $flags -c] 0]
-	if {[lindex $r 0] != 0} {
-	    send_log -- "[lindex $r 1]\n"
-	    return 0
-	}
-	lappend tobjs rt-$src.o
-    }
+    # pfe-trace's library: the same and RT_TRACE_SRCS.
+    set tobjs [rt_compile $tsrcs $flags]
+    if {$tobjs eq ""} { return 0 }
     set r [pfe_build [concat $tobjs $objs] libpfe-trace.so [concat -shared $libs] 0]
     send_log -- "[lindex $r 1]\n"
     return [expr {[lindex $r 0] == 0}]
