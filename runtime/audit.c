@@ -33,6 +33,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
@@ -47,8 +48,29 @@ bool pfe__audit_copy(void)
 	       dlinfo(self, RTLD_DI_LMID, &lmid) == 0 && lmid != LM_ID_BASE;
 }
 
+/* Under valgrind (its preloads in LD_PRELOAD) this module is not used:
+ * valgrind sends every C library's malloc, this namespace's too, to its
+ * preloaded replacement, which is not relocated yet when the loader maps
+ * the program's libraries, so la_objopen's first allocation jumps to an
+ * unrelocated address (SIGSEGV; json-c's test suite, which runs each
+ * test under valgrind, died so under pfe-trace).  The program's libpfe
+ * still finds and prepares every object: only the preparation of an
+ * object opened while threads run is lost, and valgrind runs one thread
+ * at a time.  0: the loader ignores the module, without a word. */
+static bool under_valgrind(void)
+{
+	const char *preload = getenv("LD_PRELOAD");
+
+	return preload && strstr(preload, "/vgpreload_");
+}
+
 unsigned la_version(unsigned version)
 {
+	if (under_valgrind()) {
+		if (pfe__debug("list", NULL))
+			fprintf(stderr, "libpfe: not the loader's audit module under valgrind\n");
+		return 0;
+	}
 	return version;
 }
 

@@ -802,11 +802,55 @@ static void say_if_program_uses_libpfe(void)
 			dladdr(theirs, &info) && info.dli_fname ? info.dli_fname : "?");
 }
 
+/* Whether the LD_AUDIT entry P of LEN bytes names a libpfe.so. */
+static bool names_libpfe(const char *p, size_t len)
+{
+	static const char ours[] = "libpfe.so";
+	const char *slash = memrchr(p, '/', len);
+	const char *name = slash ? slash + 1 : p;
+
+	return (size_t)(p + len - name) == sizeof ours - 1 && memcmp(name, ours, sizeof ours - 1) == 0;
+}
+
+/* In valgrind's launcher (valgrind, Debian's valgrind.bin), take libpfe
+ * out of LD_AUDIT, which valgrind hands to the program it runs: there
+ * memcheck reports the loader's own frees of an audited process as
+ * invalid (at exit, --run-libc-freeres: a test suite that runs its tests
+ * under valgrind, json-c's, fails every one), and its malloc replacement
+ * breaks the module (audit.c, under_valgrind).  The program is traced
+ * through LD_PRELOAD alone, as pfe-trace did before it gave LD_AUDIT. */
+static void keep_audit_from_valgrind(void)
+{
+	char exe[256], kept[4096] = "";
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	const char *audit = getenv("LD_AUDIT"), *base;
+
+	if (n <= 0 || !audit || strlen(audit) >= sizeof kept)
+		return;
+	exe[n] = '\0';
+	base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+	if (strcmp(base, "valgrind") != 0 && strcmp(base, "valgrind.bin") != 0)
+		return;
+	for (const char *p = audit; *p; p += *p == ':') {
+		size_t len = strcspn(p, ":");
+
+		if (len && !names_libpfe(p, len))
+			snprintf(kept + strlen(kept), sizeof kept - strlen(kept), "%s%.*s", kept[0] ? ":" : "",
+				 (int)len, p);
+		p += len;
+	}
+	if (kept[0])
+		setenv("LD_AUDIT", kept, 1);
+	else
+		unsetenv("LD_AUDIT");
+}
+
 __attribute__((constructor)) static void trace_start(void)
 {
 	const char *command = getenv("PFE_TRACE_PID");
 	int err;
 
+	keep_audit_from_valgrind();
 	for (unsigned i = 0; i < NREALS; i++)
 		real_fn(i);
 	err = pfe_init();
