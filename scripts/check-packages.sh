@@ -116,12 +116,12 @@ sid_wrapper() {
 	echo "$w"
 }
 
-# plugin GCC CC: build/NAME/pfe.so for CC, built if missing.
+# plugin GCC CC: build/NAME/pfe.so for CC, made anew if its sources changed.
 plugin() {
 	name=$(basename "$2")
 	case $1 in gcc-14) name=gcc-14 ;; esac
 	so=$top/build/$name/pfe.so
-	[ -f "$so" ] || if [ "$1" = gcc-14 ]; then
+	if [ "$1" = gcc-14 ]; then
 		(cd "$top" && nice -n 15 scripts/sid-run make -s plugin CC=gcc-14)
 	else
 		nice -n 15 make -s -C "$top" plugin CC="$2"
@@ -130,12 +130,14 @@ plugin() {
 }
 
 # trace_lib TARGET: libpfe-trace.so for TARGET (GCC 12's build of libpfe:
-# the runtime does not depend on the compiler of the program it traces).
+# the runtime does not depend on the compiler of the program it traces),
+# made anew if the sources changed (an old build was once taken as it
+# was: a whole run traced with a runtime hours old).
 trace_lib() {
 	c=gcc-12
 	[ "$1" = aarch64 ] && c=aarch64-linux-gnu-gcc-12
 	lib=$top/build/$c-runtime/libpfe-trace.so
-	[ -f "$lib" ] || nice -n 15 make -s -C "$top" runtime CC=$c >&2 || return 1
+	nice -n 15 make -s -C "$top" runtime CC=$c >&2 || return 1
 	echo "$lib"
 }
 
