@@ -111,8 +111,7 @@ SAVED_SIZE(pfe_retregs, PFE_RETREGS_SIZE);
  * registers cost the common case about 1 ns of 26. */
 #define ALWAYS_INLINE inline __attribute__((always_inline))
 
-/* The exit hooks of this thread, innermost last. */
-#define EXIT_DEPTH 256
+/* The exit hooks of this thread, innermost last: PFE_EXIT_DEPTH. */
 #define MAX_SAVED 2
 struct pending_exit {
 	uintptr_t ret;			/* where the function returns to */
@@ -146,7 +145,7 @@ struct parked {
 struct pfe_thread {
 	struct pfe_pooled pooled;		/* first: the pool's */
 	_Atomic unsigned section;		/* 0, or 1 + its epoch's parity */
-	struct pending_exit exits[EXIT_DEPTH];
+	struct pending_exit exits[PFE_EXIT_DEPTH];
 };
 static struct pfe_pooled *_Atomic threads;
 #define for_each_thread(t) \
@@ -420,7 +419,7 @@ static void call_entry(uintptr_t word, uintptr_t key, unsigned gap, struct pfe_r
 	call.cookie = 0;
 	if (a->entry)
 		a->entry(&call);
-	if (a->exit && pfe__nexits == EXIT_DEPTH) {
+	if (a->exit && pfe__nexits == PFE_EXIT_DEPTH) {
 		PFE_COUNT(exit_skips, 1);
 	} else if (a->exit) {
 		exits[pfe__nexits++] = (struct pending_exit){ *PFE_RETURN_SLOT(regs), PFE_ENTRY_CFA(regs), fn, f, a,

@@ -133,14 +133,21 @@ struct pfe_call {
 /* Called at the entry, before the function's first instruction. */
 typedef void (*pfe_entry_handler)(struct pfe_call *call);
 /* Called when the function returns: while it runs, its return address is
- * diverted to the library (a per-thread stack of 256; deeper calls get no
- * exit call, counted as exit_skips).  A function left without returning
+ * diverted to the library (or its exit sleds are used), one of a
+ * per-thread stack of PFE_EXIT_DEPTH pending exits; a call deeper gets no
+ * exit call, counted as exit_skips.  A function left without returning
  * gets its exit call with CALL->retregs NULL (pfe_retval 0) when libpfe
  * notices: after longjmp, at the thread's next traced call or return at or
- * above it; after a C++ exception, when it is caught; at pthread_exit.
- * Under thread cancellation none is called (runtime/README.md).  Handlers
- * must not throw, longjmp out or call pthread_exit. */
+ * above it; after a C++ exception, when it is caught; at pthread_exit;
+ * under thread cancellation, as the unwind leaves it (runtime/README.md,
+ * "Frames left without returning").  Handlers must not throw, longjmp out
+ * or call pthread_exit. */
 typedef void (*pfe_exit_handler)(struct pfe_call *call);
+/* Pending exits a thread (the depth of calls whose exits are taken): 4x
+ * uftrace's default, above the 1900 traced frames Lua reaches at its
+ * C-stack limit.  Mapped per thread, 72 bytes an exit on 64-bit targets:
+ * what a thread has not reached costs no memory. */
+#define PFE_EXIT_DEPTH 4096
 
 /* The function called (CALL->func, or found by its address). */
 struct pfe_func *pfe_call_func(const struct pfe_call *call);

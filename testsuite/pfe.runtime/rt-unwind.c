@@ -55,6 +55,12 @@
  *                value), as the kernel's text_poke_bp emulates a call,
  *                instead of stepping over it (the exit later, as a frame
  *                left's, without the value)
+ *   deep         a recursion 3000 calls deep (Lua's C stack at its limit
+ *                is 1900 traced frames) gets every exit, with its value;
+ *                one deeper than PFE_EXIT_DEPTH returns its value, the
+ *                calls beyond the stack of exits counted as exit_skips,
+ *                the others' exits exact, also when it longjmps out from
+ *                its bottom (those exits then without a value)
  * Prints "ok" when every check holds.  Debug: run it with the case name.
  */
 #define _GNU_SOURCE
@@ -814,6 +820,65 @@ static void check_midbatch(void)
 	CHECK(w->retval == 42, "mb_fn's exit saw %lu, want 42", (unsigned long)w->retval);
 }
 
+/* The sum of 1..N, recursing N deep; JUMP: longjmp from the bottom.  The
+ * volatile read after the call keeps GCC from making a loop of it. */
+TRACED unsigned long down(unsigned n, int jump)
+{
+	volatile unsigned keep = n;
+
+	if (!n) {
+		if (jump)
+			siglongjmp(jb, 1);
+		return 0;
+	}
+	return down(n - 1, jump) + keep;
+}
+
+static uint64_t exit_skips(void)
+{
+	struct pfe_stats st;
+
+	pfe_get_stats(&st);
+	return st.exit_skips;
+}
+
+/* down(N, JUMP) with the exits pending around it: how many calls got an
+ * exit (a return, or a frame left), checked against the skips counted. */
+static unsigned deep_round(struct watch *w, unsigned n, int jump)
+{
+	unsigned entries = w->entries, done = w->returns + w->left;
+	uint64_t skips = exit_skips();
+	volatile unsigned long sum = 0;
+
+	if (!sigsetjmp(jb, 1))
+		sum = down(n, jump);
+	(void)plain(1); /* a traced call further out: the frames left are noticed */
+	done = w->returns + w->left - done;
+	skips = exit_skips() - skips;
+	CHECK(w->entries - entries == n + 1, "down(%u): %u entries", n, w->entries - entries);
+	CHECK(done + skips == n + 1, "down(%u): %u exits and %llu skipped of %u calls", n, done,
+	      (unsigned long long)skips, n + 1);
+	CHECK(jump || sum == (unsigned long)n * (n + 1) / 2, "down(%u) gave %lu", n, sum);
+	CHECK(jump || w->retval == sum, "down(%u)'s last exit saw %lu", n, (unsigned long)w->retval);
+	return done;
+}
+
+static void check_deep(void)
+{
+	struct watch *w = watch("down", (void *)down);
+	unsigned n = PFE_EXIT_DEPTH + 100, returned;
+
+	trace_all();
+	CHECK(deep_round(w, 3000, 0) == 3001, "down(3000): not every exit taken");
+	CHECK_COUNTS(w, 3001, 3001, 0);
+	/* The exits pending outside (main's, check_deep's) leave fewer than
+	 * PFE_EXIT_DEPTH to down, the same number each round. */
+	returned = deep_round(w, n, 0);
+	CHECK(returned < PFE_EXIT_DEPTH && returned + 16 > PFE_EXIT_DEPTH, "down(%u): %u exits", n, returned);
+	CHECK(deep_round(w, n, 1) == returned, "down(%u) left by longjmp: not the %u exits of its return", n, returned);
+	CHECK_COUNTS(w, 3001 + 2 * (n + 1), 3001 + returned, returned);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -825,6 +890,7 @@ int main(int argc, char **argv)
 		{ "long-double", check_long_double }, { "coroutines", check_coroutines }, { "sleds", check_sleds },
 		{ "switcher", check_switcher }, { "migrate", check_migrate },
 		{ "many", check_many }, { "entry-only", check_entry_only }, { "midbatch", check_midbatch },
+		{ "deep", check_deep },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;

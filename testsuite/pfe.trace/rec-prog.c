@@ -13,6 +13,8 @@
  *                  row199 once, which then exit at the same moment: their
  *                  flat tables (4.7 KB each, several writes) are written
  *                  at once
+ *   deep N         down(N) recursing N deep (to say what is lost beyond
+ *                  libpfe's stack of exits, N more than it holds)
  * Prints "ok".  Debugging: pfe-trace record ./rec-prog.exe; pfe-trace
  * replay. */
 #include <pthread.h>
@@ -62,6 +64,18 @@ __attribute__((noinline)) int jumper(void)
 		return 1;
 	deep(1);
 	return 0;
+}
+
+__attribute__((noinline)) unsigned long down(unsigned n) { return n ? down(n - 1) + n : 0; }
+
+/* deep N's N, read by hand (vm_kib says why). */
+static unsigned count_of(const char *arg)
+{
+	unsigned n = 0;
+
+	for (const char *p = arg; *p >= '0' && *p <= '9'; p++)
+		n = n * 10 + (unsigned)(*p - '0');
+	return n;
 }
 
 __attribute__((noinline)) void in_child(void) { __asm__ volatile(""); }
@@ -194,6 +208,7 @@ static int child(void)
 
 int main(int argc, char **argv)
 {
+	unsigned n = argc > 2 ? count_of(argv[2]) : 0;
 	int ok;
 
 	if (argc > 1 && strcmp(argv[1], "flight") == 0)
@@ -202,6 +217,9 @@ int main(int argc, char **argv)
 		ok = churn();
 	else if (argc > 1 && strcmp(argv[1], "siblings") == 0)
 		ok = siblings();
+	else if (argc > 2 && strcmp(argv[1], "deep") == 0)
+		/* From main: no other exit pending (trace.exp counts on it). */
+		ok = down(n) == (unsigned long)n * (n + 1) / 2;
 	else
 		ok = threads() && fib(5) == 5 && many(1, 2, 3, 4, 5, 6, 7, 8, 9, 10) == 55 && jumper() == 1 && child();
 	puts(ok ? "ok" : "FAIL");
