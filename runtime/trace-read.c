@@ -29,6 +29,7 @@
 #include "trace-format.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -271,7 +272,11 @@ static bool read_process(const char *path, struct process *p)
 	char *data = slurp(path, &size);
 
 	*p = (struct process){ .file = path };
-	if (!data || size < sizeof h || (memcpy(&h, data, sizeof h), memcmp(h.magic, PFE_TRACE_MAGIC, 8)) ||
+	if (!data) {
+		fprintf(stderr, "pfe-trace-read: %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	if (size < sizeof h || (memcpy(&h, data, sizeof h), memcmp(h.magic, PFE_TRACE_MAGIC, 8)) ||
 	    h.version != PFE_TRACE_VERSION) {
 		fprintf(stderr, "pfe-trace-read: %s: not a pfe-trace record file (version %u)\n", path,
 			PFE_TRACE_VERSION);
@@ -827,8 +832,10 @@ int main(int argc, char **argv)
 				nps++;
 			else
 				status = 1;
-		commands[c].run(ps, nps);
-		return status || !nfiles;
+		/* Nothing read: no table of nothing under the messages. */
+		if (nps)
+			commands[c].run(ps, nps);
+		return status || !nps;
 	}
 	fputs("usage: pfe-trace-read report|replay|chrome|flame|dump FILE-OR-DIR...\n", stderr);
 	return 2;
