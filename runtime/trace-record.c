@@ -18,7 +18,9 @@
  *   PFE_TRACE_RETVAL   -R: PATTERN[@retval] integer return values
  * Patterns are POSIX extended regular expressions the whole name matches:
  * the symbol, or a C++ function's demangled name with or without its
- * parameters (ns::f(int) or ns::f); reports show the demangled name.
+ * parameters (ns::f(int) or ns::f); reports show the demangled name.  A
+ * malformed setting ends the process with status 2, named, before its
+ * program runs (refuse_setting): pfe-trace refuses its arguments.
  *
  * The file is opened for each write (O_APPEND, one writev a block): a
  * program closing its descriptors cannot make us write into its files,
@@ -484,9 +486,34 @@ static size_t npatterns[4];
 enum { P_FILTER, P_NOTRACE, P_ARGS, P_RETVAL };
 static const char *const pattern_vars[4] = { "PFE_TRACE_FILTER", "PFE_TRACE_NOTRACE", "PFE_TRACE_ARGS",
 					     "PFE_TRACE_RETVAL" };
+static const char *const pattern_options[4] = { "-F", "-N", "-A", "-R" };
 
-static bool compile_pattern(struct pattern *p, char *line, bool at)
+/* pfe-trace record's OPTION (the variable VAR) given VALUE, which is
+ * WHY: said, and the process ends before its program runs, as any tool
+ * refuses a malformed argument (traced without it, the user would read
+ * a trace of something else).  A process after the first was given the
+ * same settings, and refused them first. */
+static _Noreturn void refuse_setting(const char *option, const char *var, const char *value, const char *why)
 {
+	fprintf(stderr, "pfe-trace: %s %s (%s): %s\n", option, value, var, why);
+	_exit(2);
+}
+
+static bool parse_args(struct trace_func *f, const char *spec);
+
+/* LINE of WHICH's variable, its '@' at SIGN (or NULL) cut, is WHY. */
+static _Noreturn void refuse_pattern(unsigned which, char *line, char *sign, const char *why)
+{
+	if (sign)
+		*sign = '@';
+	refuse_setting(pattern_options[which], pattern_vars[which], line, why);
+}
+
+/* LINE of WHICH's variable as P: its expression, and what follows its
+ * last '@' for -A and -R, each checked (refuse_setting). */
+static void compile_pattern(struct pattern *p, char *line, unsigned which)
+{
+	bool at = which >= P_ARGS;
 	char *sign = at ? strrchr(line, '@') : NULL;
 	size_t size;
 	char *anchored;
@@ -498,7 +525,7 @@ static bool compile_pattern(struct pattern *p, char *line, bool at)
 	p->text = line;
 	size = strlen(line) + sizeof "^()$";
 	if (!(anchored = malloc(size)))
-		return false;
+		refuse_pattern(which, line, sign, "no memory to compile it");
 	snprintf(anchored, size, "^(%s)$", line);
 	err = regcomp(&p->re, anchored, REG_EXTENDED | REG_NOSUB);
 	free(anchored);
@@ -506,9 +533,17 @@ static bool compile_pattern(struct pattern *p, char *line, bool at)
 		char msg[128];
 
 		regerror(err, &p->re, msg, sizeof msg);
-		fprintf(stderr, "pfe-trace: pattern %s: %s (ignored)\n", line, msg);
+		refuse_pattern(which, line, sign, msg);
 	}
-	return !err;
+	if (which == P_ARGS && !parse_args(&(struct trace_func){ 0 }, p->spec)) {
+		char why[128];
+
+		snprintf(why, sizeof why, "want RE@argN[,argM...] (integer and pointer arguments, N from 1 to 255, "
+			 "at most %d)", TRACE_MAX_ARGS);
+		refuse_pattern(which, line, sign, why);
+	}
+	if (which == P_RETVAL && p->spec && strcmp(p->spec, "retval") != 0)
+		refuse_pattern(which, line, sign, "want RE or RE@retval");
 }
 
 static void read_patterns(unsigned which)
@@ -523,8 +558,7 @@ static void read_patterns(unsigned which)
 		n += *c == '\n';
 	patterns[which] = calloc(n + 1, sizeof *patterns[which]);
 	for (char *line = strtok_r(copy, "\n", &save); line && patterns[which]; line = strtok_r(NULL, "\n", &save))
-		if (compile_pattern(&patterns[which][npatterns[which]], line, which >= P_ARGS))
-			npatterns[which]++;
+		compile_pattern(&patterns[which][npatterns[which]++], line, which);
 }
 
 /* The names a pattern may match for F: its symbol, and for C++ its
@@ -585,15 +619,12 @@ static void apply_filters(struct trace_func *f)
 	if (!names.symbol)
 		return;
 	f->flags = (matching(P_FILTER, &names) ? TRACE_FILTER : 0) | (matching(P_NOTRACE, &names) ? TRACE_NOTRACE : 0);
-	p = matching(P_RETVAL, &names);
-	if (p && (!p->spec || strcmp(p->spec, "retval") == 0))
+	/* Their specs were checked when read (compile_pattern). */
+	if (matching(P_RETVAL, &names))
 		f->flags |= TRACE_RETVAL;
-	else if (p)
-		fprintf(stderr, "pfe-trace: -R %s@%s: only @retval (ignored)\n", p->text, p->spec);
 	p = matching(P_ARGS, &names);
-	if (p && !parse_args(f, p->spec))
-		fprintf(stderr, "pfe-trace: -A %s@%s: want argN[,argM...] (integer and pointer arguments, N from 1, "
-			"at most %d; ignored)\n", p->text, p->spec ? p->spec : "", TRACE_MAX_ARGS);
+	if (p)
+		parse_args(f, p->spec);
 	free(names.bare);
 }
 
@@ -680,15 +711,21 @@ struct unit {
 	uint64_t factor;
 };
 
+/* S: digits, then one of UNITS (strtoull alone would take "-1" and " 1",
+ * and a product past 64 bits would wrap). */
 static bool parse_scaled(const char *s, const struct unit *units, uint64_t *out)
 {
 	char *end;
-	unsigned long long n = strtoull(s, &end, 10);
+	unsigned long long n;
 
-	if (end == s)
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	n = strtoull(s, &end, 10);
+	if (errno)
 		return false;
 	for (const struct unit *u = units; u->name; u++)
-		if (strcmp(end, u->name) == 0) {
+		if (strcmp(end, u->name) == 0 && n <= UINT64_MAX / u->factor) {
 			*out = n * u->factor;
 			return true;
 		}
@@ -701,14 +738,15 @@ static const struct unit count_units[] = { { "", 1 }, { NULL, 0 } };
 static const struct unit size_units[] = { { "", 1 }, { "K", 1u << 10 }, { "M", 1u << 20 }, { "G", 1u << 30 },
 					   { NULL, 0 } };
 
-/* A numeric setting VAR parsed with UNITS into *OUT (left alone if unset
- * or malformed: said). */
-static void read_scaled(const char *var, const struct unit *units, uint64_t *out)
+/* pfe-trace record's OPTION, the numeric setting VAR, parsed with UNITS
+ * (WANT says them) into *OUT, left alone if unset. */
+static void read_scaled(const char *option, const char *var, const struct unit *units, const char *want,
+			uint64_t *out)
 {
 	const char *value = getenv(var);
 
 	if (value && *value && !parse_scaled(value, units, out))
-		fprintf(stderr, "pfe-trace: %s=%s: not a number with a unit (ignored)\n", var, value);
+		refuse_setting(option, var, value, want);
 }
 
 /* The ring's records: the largest power of two in BYTES, at least MIN_RING. */
@@ -725,9 +763,10 @@ static void read_settings(void)
 {
 	uint64_t flight = 0, depth = 0;
 
-	read_scaled("PFE_TRACE_FLIGHT", size_units, &flight);
-	read_scaled("PFE_TRACE_DEPTH", count_units, &depth);
-	read_scaled("PFE_TRACE_TIME", time_units, &cfg.min_ns);
+	read_scaled("--flight", "PFE_TRACE_FLIGHT", size_units, "want a size: bytes, or a number with K, M or G", &flight);
+	read_scaled("-D", "PFE_TRACE_DEPTH", count_units, "want a number of calls", &depth);
+	read_scaled("-t", "PFE_TRACE_TIME", time_units, "want a time: nanoseconds, or a number with ns, us, ms or s",
+		    &cfg.min_ns);
 	cfg.flight = flight != 0;
 	cfg.cap = cfg.flight ? ring_records(flight) : WRITE_ALL_BYTES / sizeof(struct pfe_trace_rec);
 	cfg.max_depth = depth > 0xffff ? 0xffff : (unsigned)depth;
