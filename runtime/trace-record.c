@@ -478,7 +478,6 @@ void record_exit(struct pfe_call *c)
 struct pattern {
 	regex_t re;
 	const char *spec;	/* after '@', or NULL */
-	const char *text;
 };
 
 static struct pattern *patterns[4];
@@ -522,7 +521,6 @@ static void compile_pattern(struct pattern *p, char *line, unsigned which)
 	if (sign)
 		*sign = '\0';
 	p->spec = sign ? sign + 1 : NULL;
-	p->text = line;
 	size = strlen(line) + sizeof "^()$";
 	if (!(anchored = malloc(size)))
 		refuse_pattern(which, line, sign, "no memory to compile it");
