@@ -48,6 +48,8 @@
 #                   working C++ compiler make stops naming PLUGIN_CXX
 #   bad-cc          make with a CC that does not run, and with one for a
 #                   target arch-hooks/ lacks: make stops naming them
+#   packages-lock   check-packages.sh while another runs in build/packages:
+#                   refused by name, status 2 (two at once mixed results)
 #   sid-reclone     a tree deleted and cloned anew at the same path (as CI
 #                   does): sid-run must show the new tree in the chroot, not
 #                   the deleted one its old mount still holds
@@ -448,6 +450,22 @@ r=$(make -n -B CC=pfe-no-such-gcc build/pfe-no-such-gcc/pfe.so 2>&1)
 expect "harness: make CC=pfe-no-such-gcc stops: CC=pfe-no-such-gcc does not run" "$r" -F 'pfe: CC=pfe-no-such-gcc does not run'
 r=$(PATH=$bin:$PATH make -n -B CC=sparc64-gcc build/sparc64-gcc/pfe.so 2>&1)
 expect "harness: make CC=sparc64-gcc stops: no arch-hooks for target sparc64-linux-gnu" "$r" -F 'pfe: no arch-hooks for target sparc64-linux-gnu'
+
+# packages-lock: check-packages.sh while another holds build/packages
+# refuses, naming the folder, status 2 (-r: it would only write
+# results.md); two at once summed each other's runs.
+mkdir -p build/packages
+sh -c 'exec 9> build/packages/.lock && flock 9 && exec sleep 60' &
+holder=$!
+for _ in 1 2 3 4 5 6 7 8 9 10; do
+	flock -n build/packages/.lock true || break
+	sleep 0.5
+done
+r=$(sh scripts/check-packages.sh -r 2>&1; echo "status $?")
+kill "$holder"
+expect "harness: check-packages.sh while another runs in build/packages: refused by name, status 2" \
+	"$(printf '%s\n' "$r" | grep -F 'another check-packages is running in' >/dev/null &&
+	   printf '%s\n' "$r" | tail -n 1)" -xF 'status 2'
 
 # sid-reclone: a tree outside /tmp and outside this tree (both are mounted
 # in the chroot already), entered, then deleted and made again.

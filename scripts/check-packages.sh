@@ -490,6 +490,12 @@ quick_sum() {
 
 [ -x "$pfe_scan" ] || nice -n 15 make -s -C "$top" build/pfe-scan || die "cannot build pfe-scan"
 mkdir -p "$out"
+# One invocation at a time in $out: two at once would mix their rows of
+# results.tsv and their this-run, and build in the same folders (on
+# 2026-12-07 a run of GCC 12's printed a run of GCC 7.5's failures as
+# its own).
+exec 9> "$out/.lock"
+flock -n 9 || die "another check-packages is running in $out (wait for it to end)"
 if [ -n "$report_only" ]; then
 	write_md
 	say "results: $out/results.md"
