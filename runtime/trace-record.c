@@ -477,7 +477,7 @@ void record_exit(struct pfe_call *c)
  * its last '@' when AT), and what to do with each function it matches. */
 struct pattern {
 	regex_t re;
-	const char *spec;	/* after '@', or NULL */
+	char *spec;		/* after '@' (its own copy), or NULL */
 };
 
 static struct pattern *patterns[4];
@@ -520,9 +520,9 @@ static void compile_pattern(struct pattern *p, char *line, unsigned which)
 
 	if (sign)
 		*sign = '\0';
-	p->spec = sign ? sign + 1 : NULL;
+	p->spec = sign ? strdup(sign + 1) : NULL;
 	size = strlen(line) + sizeof "^()$";
-	if (!(anchored = malloc(size)))
+	if ((sign && !p->spec) || !(anchored = malloc(size)))
 		refuse_pattern(which, line, sign, "no memory to compile it");
 	snprintf(anchored, size, "^(%s)$", line);
 	err = regcomp(&p->re, anchored, REG_EXTENDED | REG_NOSUB);
@@ -557,6 +557,7 @@ static void read_patterns(unsigned which)
 	patterns[which] = calloc(n + 1, sizeof *patterns[which]);
 	for (char *line = strtok_r(copy, "\n", &save); line && patterns[which]; line = strtok_r(NULL, "\n", &save))
 		compile_pattern(&patterns[which][npatterns[which]++], line, which);
+	free(copy);
 }
 
 /* The names a pattern may match for F: its symbol, and for C++ its
