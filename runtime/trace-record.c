@@ -737,15 +737,36 @@ static const struct unit count_units[] = { { "", 1 }, { NULL, 0 } };
 static const struct unit size_units[] = { { "", 1 }, { "K", 1u << 10 }, { "M", 1u << 20 }, { "G", 1u << 30 },
 					   { NULL, 0 } };
 
-/* pfe-trace record's OPTION, the numeric setting VAR, parsed with UNITS
- * (WANT says them) into *OUT, left alone if unset. */
-static void read_scaled(const char *option, const char *var, const struct unit *units, const char *want,
+/* "a number, or one with K, M or G": what UNITS take, into BUF. */
+static void units_text(char *buf, size_t size, const struct unit *units)
+{
+	size_t len = (size_t)snprintf(buf, size, "a number"), named = 0, k = 0;
+
+	for (const struct unit *u = units; u->name; u++)
+		named += *u->name != '\0';
+	for (const struct unit *u = units; u->name && len < size; u++) {
+		const char *sep = k == 0 ? ", or one with " : k + 1 == named ? " or " : ", ";
+
+		if (!*u->name)
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", sep, u->name);
+		k++;
+	}
+}
+
+/* pfe-trace record's OPTION, the numeric setting VAR (a WHAT), parsed
+ * with UNITS into *OUT, left alone if unset. */
+static void read_scaled(const char *option, const char *var, const char *what, const struct unit *units,
 			uint64_t *out)
 {
 	const char *value = getenv(var);
+	char want[128], taken[96];
 
-	if (value && *value && !parse_scaled(value, units, out))
-		refuse_setting(option, var, value, want);
+	if (!value || !*value || parse_scaled(value, units, out))
+		return;
+	units_text(taken, sizeof taken, units);
+	snprintf(want, sizeof want, "want %s: %s", what, taken);
+	refuse_setting(option, var, value, want);
 }
 
 /* The ring's records: the largest power of two in BYTES, at least MIN_RING. */
@@ -762,10 +783,9 @@ static void read_settings(void)
 {
 	uint64_t flight = 0, depth = 0;
 
-	read_scaled("--flight", "PFE_TRACE_FLIGHT", size_units, "want a size: bytes, or a number with K, M or G", &flight);
-	read_scaled("-D", "PFE_TRACE_DEPTH", count_units, "want a number of calls", &depth);
-	read_scaled("-t", "PFE_TRACE_TIME", time_units, "want a time: nanoseconds, or a number with ns, us, ms or s",
-		    &cfg.min_ns);
+	read_scaled("--flight", "PFE_TRACE_FLIGHT", "a size in bytes", size_units, &flight);
+	read_scaled("-D", "PFE_TRACE_DEPTH", "a depth in calls", count_units, &depth);
+	read_scaled("-t", "PFE_TRACE_TIME", "a time in nanoseconds", time_units, &cfg.min_ns);
 	cfg.flight = flight != 0;
 	cfg.cap = cfg.flight ? ring_records(flight) : WRITE_ALL_BYTES / sizeof(struct pfe_trace_rec);
 	cfg.max_depth = depth > 0xffff ? 0xffff : (unsigned)depth;

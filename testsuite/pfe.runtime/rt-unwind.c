@@ -834,27 +834,22 @@ TRACED unsigned long down(unsigned n, int jump)
 	return down(n - 1, jump) + keep;
 }
 
-static uint64_t exit_skips(void)
-{
-	struct pfe_stats st;
-
-	pfe_get_stats(&st);
-	return st.exit_skips;
-}
-
 /* down(N, JUMP) with the exits pending around it: how many calls got an
  * exit (a return, or a frame left), checked against the skips counted. */
 static unsigned deep_round(struct watch *w, unsigned n, int jump)
 {
 	unsigned entries = w->entries, done = w->returns + w->left;
-	uint64_t skips = exit_skips();
+	struct pfe_stats before, after;
 	volatile unsigned long sum = 0;
+	uint64_t skips;
 
+	pfe_get_stats(&before);
 	if (!sigsetjmp(jb, 1))
 		sum = down(n, jump);
 	(void)plain(1); /* a traced call further out: the frames left are noticed */
+	pfe_get_stats(&after);
 	done = w->returns + w->left - done;
-	skips = exit_skips() - skips;
+	skips = after.exit_skips - before.exit_skips;
 	CHECK(w->entries - entries == n + 1, "down(%u): %u entries", n, w->entries - entries);
 	CHECK(done + skips == n + 1, "down(%u): %u exits and %llu skipped of %u calls", n, done,
 	      (unsigned long long)skips, n + 1);
