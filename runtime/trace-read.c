@@ -600,13 +600,33 @@ static void replay_enter(struct walk *w, struct frame *f)
 	replay_open = true;
 }
 
+/* A duration of NS in the replay's column: 13 characters in the first
+ * unit it is below a million of (us, ms, s), as uftrace's replay changes
+ * units, so that " | " stays in its column; a call of a second or more
+ * in us took 14 and shifted its line. */
+static void print_duration(uint64_t ns)
+{
+	static const struct {
+		const char *name;
+		double ns;
+	} units[] = { { "us", 1e3 }, { "ms", 1e6 }, { " s", 1e9 } };
+	size_t u = 0;
+
+	while (u + 1 < sizeof units / sizeof units[0] && ns / units[u].ns >= 999999.9995)
+		u++;
+	if (ns / units[u].ns >= 999999.9995)
+		printf("%10.3e %s | ", ns / units[u].ns, units[u].name);
+	else
+		printf("%10.3f %s | ", ns / units[u].ns, units[u].name);
+}
+
 static const char *const how_note[] = { "", " /* unwound */", " /* still running */", " /* exit lost */" };
 
 static void replay_leave(struct walk *w, struct frame *f, uint64_t end, enum leave_how how)
 {
 	const char *name = func_name(w->p, f->func);
 
-	printf("%10.3f us | ", (end - f->start) / 1e3);
+	print_duration(end - f->start);
 	if (replay_open) {
 		print_call(w, f, w->depth - 1);
 		if (f->has_ret)
