@@ -809,6 +809,19 @@ static void flush_used_bufs(void)
 			flush_buf(buf);
 }
 
+/* The buffers written, their files go (the mappings stay: after a
+ * failed exec they are memory, a later SIGKILL loses what they hold).
+ * Called where no handler writes any more: recording frozen. */
+static void remove_spools(void)
+{
+	char path[PATH_MAX + 16];
+
+	for (unsigned k = 0, n = atomic_load(&spools); k < n; k++) {
+		spool_path(path, sizeof path, k);
+		unlink(path);
+	}
+}
+
 void record_exec(void)
 {
 	int err;
@@ -824,6 +837,7 @@ void record_exec(void)
 	pthread_mutex_lock(&ending_lock);
 	flush_used_bufs();
 	pthread_mutex_unlock(&ending_lock);
+	remove_spools();
 }
 
 void record_exec_failed(void)
@@ -831,13 +845,21 @@ void record_exec_failed(void)
 	atomic_store(&frozen, false);
 }
 
+/* The process ends (_exit, a fatal signal's default action): frozen, so
+ * that what a handler records from now on is not left in a spool file
+ * (each 1 MiB, one a thread: a forked worker or a c-stack program that
+ * _exits left its own), and no quiescence (this may be a signal handler
+ * that interrupted a handler of this thread): a record being written
+ * now is lost or torn, as before. */
 void record_all_now(void)
 {
 	if (getpid() != cfg.pid) {
 		record_mine();
 		return;
 	}
+	atomic_store(&frozen, true);
 	flush_used_bufs();
+	remove_spools();
 }
 
 enum record_mode record_start(void)
@@ -888,17 +910,6 @@ void record_forked(void)
 	for (struct pfe_pooled *b = theirs, *next; b; b = next) {
 		next = b->next;
 		munmap(b, buf_size());
-	}
-}
-
-/* At exit, the buffers written: their files go (the mappings stay). */
-static void remove_spools(void)
-{
-	char path[PATH_MAX + 16];
-
-	for (unsigned k = 0, n = atomic_load(&spools); k < n; k++) {
-		spool_path(path, sizeof path, k);
-		unlink(path);
 	}
 }
 

@@ -79,14 +79,16 @@ void record_forked(void);
 void record_mine(void);
 /* Before an exec (trace.c): every thread's records written, the others'
  * once no handler runs (recording frozen: their calls from now on are
- * not recorded; a vfork child writes its own alone); after a failed one,
- * recording goes on (record_exec_failed). */
+ * not recorded; a vfork child writes its own alone), the spool files
+ * removed; after a failed one, recording goes on (record_exec_failed)
+ * into buffers that are memory. */
 void record_exec(void);
 void record_exec_failed(void);
-/* The process ends now (_exit, trace.c; a crash): every thread's records
- * written, the others' while they may still run (their last record torn
- * at most: the process is going); the calling thread's alone in a vfork
- * child (the others are its parent's, which goes on). */
+/* The process ends now (_exit, trace.c; a crash): recording frozen,
+ * every thread's records written (another's last record torn or lost at
+ * most: the process is going), the spool files removed; the calling
+ * thread's records alone in a vfork child (the others are its parent's,
+ * which goes on). */
 void record_all_now(void);
 /* At exit: stop recording and write what the buffers hold. */
 void record_stop(void);
