@@ -733,11 +733,12 @@ static void retire_unused(void)
  * counted itself after the wait for it; it is waited for at the second
  * (and checks retired after counting itself, so it calls nothing retired
  * before the first). */
-int pfe__quiesce(void)
+int pfe__quiesce(uintptr_t here)
 {
 	static pthread_mutex_t flips = PTHREAD_MUTEX_INITIALIZER;
 	int cs, err = 0;
 
+	pfe__section_close_left(here);
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cs);
 	pthread_mutex_lock(&flips);
 	for (int i = 0; i < 2 && !err; i++)
@@ -753,7 +754,7 @@ int pfe_synchronize(void)
 
 	retire_unused();
 	unlock(cs);
-	return pfe__quiesce();
+	return pfe__quiesce((uintptr_t)__builtin_dwarf_cfa());
 }
 
 void pfe_get_stats(struct pfe_stats *out)

@@ -37,6 +37,7 @@
 #include "tramp-layout.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,7 +145,8 @@ struct parked {
  * thread key's destructor) a block is free for the next. */
 struct pfe_thread {
 	struct pfe_pooled pooled;		/* first: the pool's */
-	_Atomic unsigned section;		/* 0, or 1 + its epoch's parity */
+	_Atomic uintptr_t section;		/* 0, or where it began | 1 + its
+						 * epoch's parity (below) */
 	struct pending_exit exits[PFE_EXIT_DEPTH];
 };
 static struct pfe_pooled *_Atomic threads;
@@ -240,8 +242,9 @@ void pfe__threads_forked(void)
  * waits until no thread is in a section of the old one (pfe__drain,
  * twice: one may have read the epoch before a flip and marked itself
  * after).  A reader checks what it calls (retired) after marking itself.
- * One word a thread, its own: 1 + the epoch's parity while it is in a
- * section, else 0.  No read-modify-write: a signal handler's section
+ * One word a thread, its own: while it is in a section, where on the
+ * stack the section began (section_mark) | 1 + the epoch's parity, else
+ * 0.  No read-modify-write: a signal handler's section
  * begins and ends while the one it interrupted is not yet marked, or
  * finds it marked (then a section nested, as an exit taken in one, keeps
  * that mark: it ends inside the section marked); the barrier that orders
@@ -252,18 +255,53 @@ void pfe__threads_forked(void)
  * 0.9 ns faster, entry only 1.3 (runtime/README.md). */
 static _Atomic unsigned epoch;
 
-/* Whether this thread is in a section: running a handler. */
-static ALWAYS_INLINE bool in_handler(void)
+#define SECTION_EPOCH ((uintptr_t)3)
+
+/* Where a section begins, for section_left: the CFA of the call whose
+ * handler runs in it, or a frame of libpfe's.  Every handler and every
+ * call a handler makes runs below it on the stack. */
+#define section_mark(here) ((uintptr_t)(here) & ~SECTION_EPOCH)
+
+/* Whether a section begun at MARK was left: HERE, the CFA of a call now
+ * (or a frame of libpfe's), is at or above it, on the same stack.  A
+ * signal handler that interrupted a handler and siglongjmp'ed out (a
+ * stack overflow recovered, as libsigsegv and gnulib's c-stack do) leaves
+ * its section marked: every later handler of the thread would be skipped
+ * as recursion, and pfe_synchronize would wait for it until it gave up.
+ * Not on a sigaltstack: HERE there says nothing of the stack interrupted.
+ * Out of line: only a thread found in a section gets here. */
+static __attribute__((noinline)) bool section_left(uintptr_t mark, uintptr_t here)
 {
-	return self && atomic_load_explicit(&self->section, memory_order_relaxed);
+	stack_t ss;
+
+	return section_mark(here) >= mark && !(sigaltstack(NULL, &ss) == 0 && (ss.ss_flags & SS_ONSTACK));
 }
 
-/* This thread (its block taken) enters a section: it is in none. */
-static ALWAYS_INLINE void section_enter(void)
+/* What this thread's section word is at HERE (section_left): 0 when it is
+ * in none, a section left closed now. */
+static ALWAYS_INLINE uintptr_t section_at(uintptr_t here)
 {
-	unsigned e = atomic_load_explicit(&epoch, memory_order_acquire) & 1;
+	uintptr_t was = atomic_load_explicit(&self->section, memory_order_relaxed);
 
-	atomic_store_explicit(&self->section, 1 + e, memory_order_relaxed);
+	if (was && section_left(was & ~SECTION_EPOCH, here)) {
+		atomic_store_explicit(&self->section, 0, memory_order_relaxed);
+		was = 0;
+	}
+	return was;
+}
+
+/* Whether this thread is in a section at HERE: running a handler. */
+static ALWAYS_INLINE bool in_handler(uintptr_t here)
+{
+	return self && section_at(here);
+}
+
+/* This thread (its block taken) enters a section at HERE: it is in none. */
+static ALWAYS_INLINE void section_enter(uintptr_t here)
+{
+	uintptr_t e = atomic_load_explicit(&epoch, memory_order_acquire) & 1;
+
+	atomic_store_explicit(&self->section, section_mark(here) | (1 + e), memory_order_relaxed);
 	atomic_signal_fence(memory_order_seq_cst);
 }
 
@@ -272,26 +310,33 @@ static ALWAYS_INLINE void section_leave(void)
 	atomic_store_explicit(&self->section, 0, memory_order_release);
 }
 
-/* A section, in one or not: what the thread was in, for section_unnest. */
-static unsigned section_nest(void)
+/* A section at HERE, in one or not: what the thread was in, for
+ * section_unnest. */
+static uintptr_t section_nest(uintptr_t here)
 {
-	unsigned was = atomic_load_explicit(&self->section, memory_order_relaxed);
+	uintptr_t was = section_at(here);
 
 	if (!was)
-		section_enter();
+		section_enter(here);
 	return was;
 }
 
-static void section_unnest(unsigned was)
+static void section_unnest(uintptr_t was)
 {
 	if (!was)
 		section_leave();
 }
 
+void pfe__section_close_left(uintptr_t here)
+{
+	if (self)
+		section_at(here);
+}
+
 static bool reading(unsigned e)
 {
 	for_each_thread(t)
-		if (atomic_load_explicit(&t->section, memory_order_acquire) == 1 + e)
+		if ((atomic_load_explicit(&t->section, memory_order_acquire) & SECTION_EPOCH) == 1 + e)
 			return true;
 	return false;
 }
@@ -358,11 +403,11 @@ static ALWAYS_INLINE void call_exit(unsigned i, struct pfe_retregs *r)
 #define SAME_STACK ((uintptr_t)1 << 20)
 static void drop_left_frames(uintptr_t cfa)
 {
-	unsigned was;
+	uintptr_t was;
 
 	if (!pfe__nexits)
 		return;
-	was = section_nest();
+	was = section_nest((uintptr_t)__builtin_frame_address(0));
 	while (pfe__nexits && exits[pfe__nexits - 1].cfa < cfa && cfa - exits[pfe__nexits - 1].cfa < SAME_STACK)
 		call_exit(--pfe__nexits, NULL);
 	section_unnest(was);
@@ -433,13 +478,13 @@ static void call_entry(uintptr_t word, uintptr_t key, unsigned gap, struct pfe_r
  * block calls no handler. */
 static void dispatch(uintptr_t word, uintptr_t key, unsigned gap, struct pfe_regs *regs)
 {
-	unsigned was;
+	uintptr_t was;
 
 	if (!thread_ready()) {
 		PFE_COUNT(recursion_skips, 1);
 		return;
 	}
-	was = section_nest();
+	was = section_nest(PFE_ENTRY_CFA(regs));
 	call_entry(word, key, gap, regs, was != 0);
 	section_unnest(was);
 }
@@ -728,7 +773,7 @@ static unsigned returning_frame(uintptr_t sp)
 void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 {
 	unsigned i = returning_frame(sp);
-	unsigned was;
+	uintptr_t was;
 
 	if (!i && atomic_load(&pfe__parked)) {
 		resume(take_parked(NULL, sp, false));
@@ -740,7 +785,7 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
 			" followed: runtime/README.md)\n", (unsigned long)sp);
 		abort();
 	}
-	was = section_nest();
+	was = section_nest(sp);
 	while (pfe__nexits > i)
 		call_exit(--pfe__nexits, NULL);
 	*ra_slot = exits[--pfe__nexits].ret;
@@ -753,11 +798,11 @@ void pfe__exit(struct pfe_retregs *r, uintptr_t sp, uintptr_t *ra_slot)
  * the recursion guard). */
 static void leave_frames_from(unsigned i)
 {
-	unsigned was;
+	uintptr_t was;
 
 	if (pfe__nexits <= i)
 		return;
-	was = section_nest();
+	was = section_nest((uintptr_t)__builtin_frame_address(0));
 	while (pfe__nexits > i)
 		call_exit(--pfe__nexits, NULL);
 	section_unnest(was);
@@ -808,11 +853,11 @@ void pfe__exit_sled(struct pfe_retregs *r, uintptr_t cfa)
 {
 	unsigned n = pfe__nexits;
 
-	if (in_handler())
+	if (in_handler(cfa))
 		return;
 	if (!(n && exit_at(&exits[n - 1], cfa, true)) && !find_sled_frame(cfa))
 		return;
-	section_enter();	/* pfe_synchronize */
+	section_enter(cfa);	/* pfe_synchronize */
 	call_exit(--pfe__nexits, r);
 	section_leave();
 }
@@ -840,9 +885,10 @@ static bool parked_tail_call(uintptr_t cfa)
 void pfe__exit_tail(struct pfe_regs *regs)
 {
 	uintptr_t cfa = PFE_ENTRY_CFA(regs);
-	unsigned i = in_handler() ? 0 : pending_sled_frame(cfa);
+	bool nested = in_handler(cfa);
+	unsigned i = nested ? 0 : pending_sled_frame(cfa);
 
-	if (!i && (in_handler() || !maybe_parked_at(cfa) || !parked_tail_call(cfa)))
+	if (!i && (nested || !maybe_parked_at(cfa) || !parked_tail_call(cfa)))
 		return;
 	if (i) {
 		leave_frames_from(i);

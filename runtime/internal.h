@@ -316,10 +316,16 @@ HIDDEN void pfe__threads_forked(void);
 /* pfe_synchronize: flip the read sections' epoch and wait until none of
  * the old one is left, at most TIMEOUT_MS: 0, PFE_EBUSY or PFE_ESYNC. */
 HIDDEN int pfe__drain(unsigned timeout_ms);
+/* This thread's read section closed if it was left (dispatch.c's
+ * section_left: a handler siglongjmp'ed out of) as seen from HERE, the
+ * CFA of a call made outside any handler. */
+HIDDEN void pfe__section_close_left(uintptr_t here);
 /* api.c: pfe_synchronize's wait without libpfe's lock: when it returns 0,
  * every handler call that began before it has ended (PFE_EBUSY or
- * PFE_ESYNC if not). */
-HIDDEN int pfe__quiesce(void);
+ * PFE_ESYNC if not).  HERE: the caller's CFA (__builtin_dwarf_cfa()), for
+ * pfe__section_close_left: this thread would wait for a section it left
+ * in vain. */
+HIDDEN int pfe__quiesce(uintptr_t here);
 /* A forced unwind (thread cancellation: glibc's own unwinder, which
  * unwind.c's wrappers do not see) left the frame whose CFA is CFA and
  * which returns to pfe__tramp_return, and those it called: call their

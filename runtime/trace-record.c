@@ -831,7 +831,7 @@ void record_exec(void)
 		return;
 	}
 	atomic_store(&frozen, true);
-	err = pfe__quiesce();
+	err = pfe__quiesce((uintptr_t)__builtin_dwarf_cfa());
 	if (err)
 		say("record_exec: a handler still runs; its thread's last records may be torn", pfe_strerror(err));
 	pthread_mutex_lock(&ending_lock);
@@ -923,7 +923,7 @@ void record_stop(void)
 	int err;
 
 	atomic_store(&frozen, true);
-	err = pfe__quiesce();
+	err = pfe__quiesce((uintptr_t)__builtin_dwarf_cfa());
 	if (err)
 		say("record_stop: a handler still runs; its thread's last records may be torn", pfe_strerror(err));
 	if (!cfg.path[0])

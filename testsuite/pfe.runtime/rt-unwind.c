@@ -10,7 +10,8 @@
  *                runs, the frames left get their exit call (retregs
  *                NULL), the thread ends canceled, the process goes on
  *   sigaltstack  a traced signal handler on an alternate stack above the
- *                thread's: every frame's exit exact, on both stacks
+ *                thread's: every frame's exit exact, on both stacks; raised
+ *                in an entry handler, skipped as recursion there
  *   tail         a traced function tail-calls another (-O2: a sibcall):
  *                both exits, callee first, both see the value, and each
  *                handler sees where the call returns to (the caller's)
@@ -61,6 +62,15 @@
  *                calls beyond the stack of exits counted as exit_skips,
  *                the others' exits exact, also when it longjmps out from
  *                its bottom (those exits then without a value)
+ *   handler-left an entry handler interrupted by a signal whose handler
+ *                siglongjmps out of it (a stack overflow recovered, as
+ *                libsigsegv and gnulib's c-stack do): the thread's later
+ *                calls still get their handlers (the recursion guard was
+ *                left set: every one skipped), a frame entered before
+ *                gets its exit (sled too), pfe_synchronize right after
+ *                the jump returns 0 (it waited 20 s for the thread itself
+ *                and gave up); the signal handler, run inside the
+ *                handler, is skipped as recursion
  * Prints "ok" when every check holds.  Debug: run it with the case name.
  */
 #define _GNU_SOURCE
@@ -248,6 +258,17 @@ static void check_tail(void)
 #define ALT_MAP (16u << 20)
 #define ALT_SIZE (256u << 10)
 
+/* An entry handler of the function watched by RAISE_WATCH raises
+ * SIGUSR2 (in_entry). */
+static struct watch *raise_watch;
+
+static void raise_in_entry(struct pfe_call *c, struct watch *w)
+{
+	(void)c;
+	if (w == raise_watch)
+		raise(SIGUSR2);
+}
+
 TRACED void on_usr2(int sig)
 {
 	(void)sig;
@@ -271,9 +292,18 @@ static void *alt_thread(void *map)
 	stack_t ss = { .ss_sp = (char *)map + ALT_MAP - ALT_SIZE, .ss_size = ALT_SIZE };
 	struct sigaction sa = { .sa_handler = on_usr2, .sa_flags = SA_ONSTACK };
 
+	int r;
+
 	if (sigaltstack(&ss, NULL) || sigaction(SIGUSR2, &sa, NULL))
 		return NULL;
-	return (void *)(intptr_t)alt_outer(1);
+	r = alt_outer(1);
+	/* Raised in alt_inner's entry handler: on_usr2, above it on the
+	 * alternate stack, runs inside that handler (skipped as recursion,
+	 * not taken for a handler left: its stack is another). */
+	in_entry = raise_in_entry;
+	r += alt_outer(0);
+	in_entry = NULL;
+	return (void *)(intptr_t)r;
 }
 
 static void check_sigaltstack(void)
@@ -286,13 +316,14 @@ static void check_sigaltstack(void)
 	void *value = NULL;
 
 	CHECK(map != MAP_FAILED, "mmap");
+	raise_watch = wi;
 	trace_all();
 	pthread_attr_init(&attr);
 	pthread_attr_setstack(&attr, map, ALT_MAP / 2);
 	CHECK(pthread_create(&t, &attr, alt_thread, map) == 0, "pthread_create");
-	CHECK(pthread_join(t, &value) == 0 && value == (void *)2, "the thread gave %p, want 2", value);
-	CHECK_COUNTS(wo, 1, 1, 0);
-	CHECK_COUNTS(wi, 1, 1, 0);
+	CHECK(pthread_join(t, &value) == 0 && value == (void *)3, "the thread gave %p, want 3", value);
+	CHECK_COUNTS(wo, 2, 2, 0);
+	CHECK_COUNTS(wi, 2, 2, 0);
 	CHECK_COUNTS(wh, 1, 1, 0);
 	CHECK_COUNTS(wp, 1, 1, 0);
 }
@@ -858,6 +889,58 @@ static unsigned deep_round(struct watch *w, unsigned n, int jump)
 	return done;
 }
 
+static sigjmp_buf left_jb;
+
+static void left_jump(int sig)
+{
+	(void)sig;
+	siglongjmp(left_jb, 1);
+}
+
+TRACED int victim(int x)
+{
+	return x + 1;
+}
+
+/* Entered before the jump out of victim's entry handler, returns after. */
+TRACED int holder(int x)
+{
+	if (!sigsetjmp(left_jb, 1))
+		victim(x);
+	return x + 1;
+}
+
+static void check_handler_left(void)
+{
+	struct watch *wh = watch("holder", (void *)holder), *wp = watch("plain", (void *)plain);
+	struct watch *wl = watch("left_jump", (void *)left_jump);
+	volatile int jumps = 0, sum = 0, err = -1;
+
+	raise_watch = watch("victim", (void *)victim);
+	signal(SIGUSR2, left_jump);
+	trace_all();
+	in_entry = raise_in_entry;
+	sum += holder(1);
+	if (!sigsetjmp(left_jb, 1))
+		victim(1);
+	else
+		jumps++;
+	err = pfe_synchronize();
+	if (!sigsetjmp(left_jb, 1))
+		victim(1);
+	else
+		jumps++;
+	in_entry = NULL;
+	for (int i = 0; i < 10; i++)
+		sum += plain(i);
+	CHECK(jumps == 2 && sum == 2 + 90, "%d jumps, sum %d", jumps, sum);
+	CHECK(err == 0, "pfe_synchronize after a handler left by siglongjmp: %s", pfe_strerror(err));
+	CHECK_COUNTS(raise_watch, 3, 0, 0);
+	CHECK_COUNTS(wh, 1, 1, 0);
+	CHECK_COUNTS(wp, 10, 10, 0);
+	CHECK_COUNTS(wl, 0, 0, 0);
+}
+
 static void check_deep(void)
 {
 	struct watch *w = watch("down", (void *)down);
@@ -885,7 +968,7 @@ int main(int argc, char **argv)
 		{ "long-double", check_long_double }, { "coroutines", check_coroutines }, { "sleds", check_sleds },
 		{ "switcher", check_switcher }, { "migrate", check_migrate },
 		{ "many", check_many }, { "entry-only", check_entry_only }, { "midbatch", check_midbatch },
-		{ "deep", check_deep },
+		{ "deep", check_deep }, { "handler-left", check_handler_left },
 	};
 	const char *what = argc > 1 ? argv[1] : "";
 	unsigned i;
