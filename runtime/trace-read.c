@@ -17,8 +17,10 @@
  * on stderr.  Exit status 0, 1 when a file is unreadable or not a record
  * file, 2 for a usage error.
  *
- * How: a file is read whole; its blocks of records are gathered by thread
- * (serial), and each thread's records are walked once: entries push a
+ * How: a file is mapped (not copied: the reader's memory is its
+ * functions and call depth, whatever the file's size); its blocks of
+ * records are gathered by thread (serial) where they lie, and each
+ * thread's records are walked once: entries push a
  * frame, exits pop it, and each command is a visitor of the frames'
  * starts and ends.  Depths resynchronise the walk where records are
  * missing (a flight recorder's ring starts mid-call; a call deeper than
@@ -30,12 +32,15 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static _Noreturn void out_of_memory(void)
 {
@@ -60,13 +65,20 @@ static void grow(void *p, size_t n, size_t *cap, size_t size)
 	*(void **)p = xrealloc(*(void **)p, *cap * size);
 }
 
-/* One thread's records, in order. */
+/* A run of records: a block's, where the mapped record file holds them
+ * (or a spool file's, copied). */
+struct run {
+	const struct pfe_trace_rec *recs;
+	size_t n;
+};
+
+/* One thread's records, in order: its blocks' runs. */
 struct thread {
 	uint32_t serial, tid;
 	uint64_t lost, end_ns;
-	struct pfe_trace_rec *recs;
-	size_t n, cap;
-	size_t last_block;	/* records of the last block read */
+	struct run *runs;
+	size_t nruns, cap;
+	size_t n;		/* records in all */
 };
 
 /* A function's id by the low 32 bits of its address. */
@@ -144,37 +156,48 @@ static size_t read_funcs(struct process *p, const struct pfe_trace_block *b, con
 static size_t read_records(struct process *p, const struct pfe_trace_block *b, const char *data, size_t size)
 {
 	struct thread *t;
-	size_t bytes = (size_t)b->n * sizeof *t->recs;
+	size_t bytes = (size_t)b->n * sizeof(struct pfe_trace_rec);
 
 	if (size < bytes)
 		return CUT_SHORT;
 	if (!b->n)
 		return 0;
 	t = thread_of(p, b);
-	t->recs = xrealloc(t->recs, (t->n + b->n) * sizeof *t->recs);
-	memcpy(t->recs + t->n, data, bytes);
+	grow(&t->runs, t->nruns, &t->cap, sizeof *t->runs);
+	t->runs[t->nruns++] = (struct run){ (const struct pfe_trace_rec *)(const void *)data, b->n };
 	t->n += b->n;
-	t->last_block = b->n;
 	t->end_ns = b->end_ns;
 	return bytes;
 }
 
-static char *slurp(const char *path, size_t *size)
+/* The file PATH mapped read-only, its size in *SIZE; NULL (errno) if it
+ * cannot be.  Mapped, not read: a record file of a minute of a busy
+ * program is tens of GB (a copy of it was the reader's memory, and the
+ * OOM killer ended it), and the walks read its blocks where they are. */
+static const char *map_file(const char *path, size_t *size)
 {
-	FILE *f = fopen(path, "rb");
-	char *data = NULL;
-	size_t cap = 0, n = 0, got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *data = MAP_FAILED;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	do {
-		grow(&data, n + 65536, &cap, 1);
-		got = fread(data + n, 1, cap - n, f);
-		n += got;
-	} while (got);
-	fclose(f);
-	*size = n;
-	return data;
+	if (fstat(fd, &st) != 0)
+		;
+	else if (!S_ISREG(st.st_mode))
+		errno = EINVAL;
+	else if ((*size = (size_t)st.st_size) == 0)
+		data = (void *)"";
+	else
+		data = mmap(NULL, *size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	return data == MAP_FAILED ? NULL : data;
+}
+
+static void unmap_file(const char *data, size_t size)
+{
+	if (size)
+		munmap((void *)data, size);
 }
 
 static int by_low_then_id(const void *a, const void *b)
@@ -209,8 +232,9 @@ static uint32_t id_by_addr(const struct process *p, uint32_t low)
 static bool written_already(struct process *p, const struct pfe_trace_block *b, const struct pfe_trace_rec *recs)
 {
 	struct thread *t = b->n ? thread_of(p, b) : NULL;
+	const struct run *last = t && t->nruns ? &t->runs[t->nruns - 1] : NULL;
 
-	return t && t->last_block == b->n && !memcmp(t->recs + t->n - b->n, recs, b->n * sizeof *recs);
+	return last && last->n == b->n && !memcmp(last->recs, recs, b->n * sizeof *recs);
 }
 
 /* The records the spool file PATH kept (its process killed by SIGKILL
@@ -222,7 +246,7 @@ static bool read_spool(struct process *p, const char *path)
 	struct pfe_trace_block b = { .kind = PFE_TRACE_RECORDS };
 	struct pfe_trace_rec *recs;
 	size_t size, at = PFE_TRACE_SPOOL_AT + sizeof s;
-	char *data = slurp(path, &size);
+	const char *data = map_file(path, &size);
 	uint64_t n;
 
 	if (!data)
@@ -230,7 +254,7 @@ static bool read_spool(struct process *p, const char *path)
 	if (size < at || (memcpy(&s, data + PFE_TRACE_SPOOL_AT, sizeof s), memcmp(s.magic, PFE_TRACE_SPOOL_MAGIC, 8)) ||
 	    !s.cap || (s.cap & (s.cap - 1)) || (size - at) / sizeof *recs < s.cap) {
 		fprintf(stderr, "pfe-trace-read: %s: not a buffer's spool file (left out)\n", path);
-		free(data);
+		unmap_file(data, size);
 		return true;
 	}
 	n = s.head < s.cap ? s.head : s.cap;
@@ -250,10 +274,10 @@ static bool read_spool(struct process *p, const char *path)
 	b.tid = s.tid;
 	b.serial = s.serial;
 	b.lost = s.head - n;
-	if (!written_already(p, &b, recs))
-		read_records(p, &b, (const char *)recs, n * sizeof *recs);
-	free(recs);
-	free(data);
+	/* RECS is the run's now, kept as the mapped files are. */
+	if (written_already(p, &b, recs) || read_records(p, &b, (const char *)recs, n * sizeof *recs) == 0)
+		free(recs);
+	unmap_file(data, size);
 	return true;
 }
 
@@ -269,7 +293,7 @@ static bool read_process(const char *path, struct process *p)
 {
 	struct pfe_trace_header h;
 	size_t size, at = sizeof h;
-	char *data = slurp(path, &size);
+	const char *data = map_file(path, &size);
 
 	*p = (struct process){ .file = path };
 	if (!data) {
@@ -280,7 +304,7 @@ static bool read_process(const char *path, struct process *p)
 	    h.version != PFE_TRACE_VERSION) {
 		fprintf(stderr, "pfe-trace-read: %s: not a pfe-trace record file (version %u)\n", path,
 			PFE_TRACE_VERSION);
-		free(data);
+		unmap_file(data, size);
 		return false;
 	}
 	p->pid = h.pid;
@@ -301,7 +325,6 @@ static bool read_process(const char *path, struct process *p)
 		}
 		at += len;
 	}
-	free(data);
 	qsort(p->addrs, p->naddrs, sizeof *p->addrs, by_low_then_id);
 	for (unsigned k = 0;; k++) {
 		char *spool;
@@ -443,8 +466,9 @@ static void walk_process(const struct process *p, const struct visitor *v, void 
 
 		if (each_thread)
 			each_thread(&w);
-		for (size_t j = 0; j < w.t->n; j++)
-			walk_record(&w, &w.t->recs[j]);
+		for (size_t j = 0; j < w.t->nruns; j++)
+			for (size_t k = 0; k < w.t->runs[j].n; k++)
+				walk_record(&w, &w.t->runs[j].recs[k]);
 		while (w.depth)
 			pop(&w, w.t->end_ns, LEFT_RUNNING);
 		if (w.t->lost)
@@ -765,12 +789,10 @@ static void dump(struct process *ps, size_t n)
 			printf("# %s: pid %" PRIu32 " tid %" PRIu32 " thread %" PRIu32 ": %zu records, %" PRIu64
 			       " lost before, end %" PRIu64 "\n", ps[i].file, ps[i].pid, t->tid, t->serial, t->n, t->lost,
 			       t->end_ns);
-			for (size_t k = 0; k < t->n; k++) {
-				const struct pfe_trace_rec *r = &t->recs[k];
-
-				printf("%-7s %5u %" PRIu64 " %s/%u\n", kinds[r->kind <= 5 ? r->kind : 0], r->depth, r->value,
-				       func_name(&ps[i], r->func), r->index);
-			}
+			for (size_t k = 0; k < t->nruns; k++)
+				for (const struct pfe_trace_rec *r = t->runs[k].recs; r < t->runs[k].recs + t->runs[k].n; r++)
+					printf("%-7s %5u %" PRIu64 " %s/%u\n", kinds[r->kind <= 5 ? r->kind : 0], r->depth,
+					       r->value, func_name(&ps[i], r->func), r->index);
 		}
 }
 
