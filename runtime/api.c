@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 HIDDEN pthread_mutex_t pfe__lock = PTHREAD_MUTEX_INITIALIZER;
 HIDDEN const struct pfe_arch *pfe__arch;
@@ -74,9 +75,19 @@ long pfe__decimal(const char *p)
 }
 
 /* PFE_DEBUG is a comma-separated list of WHAT or WHAT=VALUE. */
+const char *pfe__getenv(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
+			return *e + len + 1;
+	return NULL;
+}
+
 bool pfe__debug(const char *what, long *value)
 {
-	const char *env = getenv("PFE_DEBUG");
+	const char *env = pfe__getenv("PFE_DEBUG");
 	size_t len = strlen(what);
 
 	for (const char *p = env; p && *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : "") {
@@ -395,7 +406,7 @@ int dlclose(void *handle)
 
 __attribute__((constructor)) static void pfe_auto_init(void)
 {
-	const char *no = getenv("PFE_NO_INIT");
+	const char *no = pfe__getenv("PFE_NO_INIT");
 
 	pfe__traps_init();
 	pfe__jumps_init();

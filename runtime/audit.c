@@ -59,7 +59,7 @@ bool pfe__audit_copy(void)
  * at a time.  0: the loader ignores the module, without a word. */
 static bool under_valgrind(void)
 {
-	const char *preload = getenv("LD_PRELOAD");
+	const char *preload = pfe__getenv("LD_PRELOAD");
 
 	return preload && strstr(preload, "/vgpreload_");
 }

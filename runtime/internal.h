@@ -148,6 +148,10 @@ struct pfe_object {
 /* api.c */
 extern HIDDEN pthread_mutex_t pfe__lock;
 extern HIDDEN const struct pfe_arch *pfe__arch;
+/* NAME's value in the environment, read from environ itself: a program
+ * may define its own getenv (bash does), which would be a traced call
+ * made by libpfe, recorded as the program's. */
+HIDDEN const char *pfe__getenv(const char *name);
 HIDDEN bool pfe__debug(const char *what, long *value);
 HIDDEN long pfe__decimal(const char *p);
 /* Sleeps MS milliseconds (nanosleep: a signal handler may call it). */

@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,6 +238,14 @@ static bool written_already(struct process *p, const struct pfe_trace_block *b, 
 	return last && last->n == b->n && !memcmp(last->recs, recs, b->n * sizeof *recs);
 }
 
+static bool all_zero(const char *p, size_t n)
+{
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
+}
+
 /* The records the spool file PATH kept (its process killed by SIGKILL
  * before it wrote them), added to P's as a block of their thread, which
  * ends at the last record's time; false if there is no such file. */
@@ -251,6 +260,10 @@ static bool read_spool(struct process *p, const char *path)
 
 	if (!data)
 		return false;
+	if (size >= at && all_zero(data + PFE_TRACE_SPOOL_AT, sizeof s)) {
+		unmap_file(data, size);	/* its process ended before its first record */
+		return true;
+	}
 	if (size < at || (memcpy(&s, data + PFE_TRACE_SPOOL_AT, sizeof s), memcmp(s.magic, PFE_TRACE_SPOOL_MAGIC, 8)) ||
 	    !s.cap || (s.cap & (s.cap - 1)) || (size - at) / sizeof *recs < s.cap) {
 		fprintf(stderr, "pfe-trace-read: %s: not a buffer's spool file (left out)\n", path);
@@ -370,6 +383,8 @@ struct walk {
 	struct frame *stack;
 	size_t depth, cap;
 	bool entered;		/* the top's enter was called */
+	unsigned floor;		/* the lowest depth of the records so far:
+				 * a frame further out began before them */
 	uint64_t lost_exits, orphans;
 };
 
@@ -421,7 +436,12 @@ static void walk_exit(struct walk *w, const struct pfe_trace_rec *r)
 	while (i && w->stack[i - 1].depth > r->depth)
 		i--;
 	if (!i || w->stack[i - 1].depth != r->depth || w->stack[i - 1].func != r->func) {
-		w->orphans++;	/* its entry is not in the trace */
+		/* Its entry is not in the trace: of a frame entered before
+		 * the thread's records begin when it is further out than
+		 * all of them (a fork's child goes on in its parent's calls;
+		 * a flight recorder's ring starts mid-call), else lost. */
+		if (i || r->depth >= w->floor)
+			w->orphans++;
 		return;
 	}
 	while (w->depth > i)
@@ -456,13 +476,15 @@ static void walk_record(struct walk *w, const struct pfe_trace_rec *r)
 	default:
 		w->orphans++;
 	}
+	if (r->depth < w->floor)
+		w->floor = r->depth;
 }
 
 /* Walk each thread of P with V. */
 static void walk_process(const struct process *p, const struct visitor *v, void (*each_thread)(struct walk *w))
 {
 	for (size_t i = 0; i < p->nthreads; i++) {
-		struct walk w = { .v = v, .p = p, .t = &p->threads[i] };
+		struct walk w = { .v = v, .p = p, .t = &p->threads[i], .floor = UINT_MAX };
 
 		if (each_thread)
 			each_thread(&w);

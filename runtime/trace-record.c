@@ -141,7 +141,7 @@ static void say(const char *what, const char *detail)
 
 static bool debugging(void)
 {
-	return getenv("PFE_DEBUG") != NULL;
+	return pfe__getenv("PFE_DEBUG") != NULL;
 }
 
 /* The bytes of this process's record file, written or about to be: a
@@ -546,7 +546,7 @@ static void compile_pattern(struct pattern *p, char *line, unsigned which)
 
 static void read_patterns(unsigned which)
 {
-	const char *value = getenv(pattern_vars[which]);
+	const char *value = pfe__getenv(pattern_vars[which]);
 	char *copy = value ? strdup(value) : NULL, *save = NULL;
 	size_t n = 0;
 
@@ -759,7 +759,7 @@ static void units_text(char *buf, size_t size, const struct unit *units)
 static void read_scaled(const char *option, const char *var, const char *what, const struct unit *units,
 			uint64_t *out)
 {
-	const char *value = getenv(var);
+	const char *value = pfe__getenv(var);
 	char want[128], taken[96];
 
 	if (!value || !*value || parse_scaled(value, units, out))
@@ -864,7 +864,7 @@ void record_all_now(void)
 
 enum record_mode record_start(void)
 {
-	const char *dir = getenv("PFE_TRACE_RECORD");
+	const char *dir = pfe__getenv("PFE_TRACE_RECORD");
 
 	if (!dir || !*dir)
 		return RECORD_NO;

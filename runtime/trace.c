@@ -512,7 +512,7 @@ static void trace_new_functions(void)
 	free(on);
 	if (err)
 		fprintf(stderr, "pfe-trace: trace_new_functions: %s\n", pfe_strerror(err));
-	if (getenv("PFE_DEBUG"))
+	if (pfe__getenv("PFE_DEBUG"))
 		fprintf(stderr, "pfe-trace: %zu functions\n", ntraced);
 }
 
@@ -823,7 +823,7 @@ static void keep_audit_from_valgrind(void)
 {
 	char exe[256], kept[4096] = "";
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	const char *audit = getenv("LD_AUDIT"), *base;
+	const char *audit = pfe__getenv("LD_AUDIT"), *base;
 
 	if (n <= 0 || !audit || strlen(audit) >= sizeof kept)
 		return;
@@ -847,7 +847,7 @@ static void keep_audit_from_valgrind(void)
 
 __attribute__((constructor)) static void trace_start(void)
 {
-	const char *command = getenv("PFE_TRACE_PID");
+	const char *command = pfe__getenv("PFE_TRACE_PID");
 	int err;
 
 	keep_audit_from_valgrind();
@@ -858,7 +858,7 @@ __attribute__((constructor)) static void trace_start(void)
 	if (mode == RECORD_FAILED)
 		return;
 	pthread_atfork(lock_blocks, unlock_blocks, child_after_fork);
-	output_path = getenv("PFE_TRACE_OUTPUT");
+	output_path = pfe__getenv("PFE_TRACE_OUTPUT");
 	pfe__debug("table-stall", &table_stall_ms);
 	table_pid = getpid();
 	command_pid = command ? (pid_t)pfe__decimal(command) : 0;

@@ -15,6 +15,8 @@
  *                  at once
  *   deep N         down(N) recursing N deep (to say what is lost beyond
  *                  libpfe's stack of exits, N more than it holds)
+ * It defines its own getenv, as bash does: a traced function libpfe must
+ * never call (a fork's child recorded its calls of it first, at depth 1).
  * Prints "ok".  Debugging: pfe-trace record ./rec-prog.exe; pfe-trace
  * replay. */
 #include <pthread.h>
@@ -32,6 +34,18 @@
 
 static int sums[THREADS];
 static jmp_buf jump;
+
+extern char **environ;
+
+char *getenv(const char *name)
+{
+	size_t len = strlen(name);
+
+	for (char **e = environ; e && *e; e++)
+		if (strncmp(*e, name, len) == 0 && (*e)[len] == '=')
+			return *e + len + 1;
+	return NULL;
+}
 
 __attribute__((noinline)) int leaf(int x) { return x + 1; }
 __attribute__((noinline)) int mid(int x) { return leaf(x) + leaf(x + 1); }
