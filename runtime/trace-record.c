@@ -65,20 +65,14 @@
  * (the reader, when a SIGKILL left it in its spool file). */
 #define KIND_BY_ADDR PFE_TRACE_BY_ADDR
 
-/* A thread's buffer and its call state; only the thread writes it (the
- * exit reads it after pfe_synchronize).  When its thread ends it is
- * written and free for the next thread (pool.c).  Mapped from its spool
- * file (trace-format.h; anonymous when the file cannot be made): S and
- * the records are what the reader reads of it after a SIGKILL. */
+/* A thread's buffer; only the thread writes it (the exit reads it after
+ * pfe_synchronize).  When its thread ends it is written and free for the
+ * next thread (pool.c).  Mapped from its spool file (trace-format.h;
+ * anonymous when the file cannot be made): S and the records are what
+ * the reader reads of it after a SIGKILL. */
 struct tbuf {
 	union {
-		struct {
-			struct pfe_pooled pooled;	/* first: every buffer of the process */
-			uint32_t depth;			/* traced calls running */
-			uint32_t notrace;		/* -N calls running */
-			uint32_t filter_in;		/* -F calls running */
-			uint32_t filter_base;		/* depth out of the outermost -F call */
-		};
+		struct pfe_pooled pooled;	/* first: every buffer of the process */
 		char own[PFE_TRACE_SPOOL_AT];
 	};
 	struct pfe_trace_spool s;		/* tid, serial, head, cap */
@@ -113,6 +107,17 @@ static _Atomic bool frozen;
 	for (struct tbuf *buf = (struct tbuf *)atomic_load(&all_bufs); buf; buf = (struct tbuf *)buf->pooled.next)
 static _Atomic uint32_t next_serial;
 static __thread struct tbuf *my_buf __attribute__((tls_model("initial-exec")));
+/* A thread's calls running: its own memory, not its buffer's.  A buffer
+ * is a shared mapping, which a fork's child shares with its parent until
+ * it lets it go: the child read its depth there after the parent had
+ * returned from the fork's caller, and recorded every call one level too
+ * far out (bash's children: their parent's exits said lost). */
+static __thread struct {
+	uint32_t depth;			/* traced calls running */
+	uint32_t notrace;		/* -N calls running */
+	uint32_t filter_in;		/* -F calls running */
+	uint32_t filter_base;		/* depth out of the outermost -F call */
+} calls __attribute__((tls_model("initial-exec")));
 
 /* The cookie: the entry's time (44 bits of ns from cfg.t0, 4.8 hours,
  * compared modulo that), what the entry did (4 bits), the depth (16
@@ -354,7 +359,6 @@ static struct tbuf *thread_buf(void)
 	buf->s.tid = gettid_now();
 	buf->s.serial = atomic_fetch_add(&next_serial, 1);
 	buf->s.head = 0;
-	buf->depth = buf->notrace = buf->filter_in = buf->filter_base = 0;
 	my_buf = buf;
 	if (buf_key_made)
 		pthread_setspecific(buf_key, buf);
@@ -408,18 +412,18 @@ void record_entry(struct pfe_call *c)
 		c->cookie = 0;
 		return;
 	}
-	depth = ++buf->depth;
+	depth = ++calls.depth;
 	if (f->flags & TRACE_NOTRACE) {
-		buf->notrace++;
+		calls.notrace++;
 		flags |= C_NOTRACE;
 	}
 	if (f->flags & TRACE_FILTER) {
-		if (!buf->filter_in++)
-			buf->filter_base = depth - 1;
+		if (!calls.filter_in++)
+			calls.filter_base = depth - 1;
 		flags |= C_FILTER;
 	}
-	rdepth = depth - buf->filter_base;
-	if (!buf->notrace && (!cfg.any_filter || buf->filter_in) && (!cfg.max_depth || rdepth <= cfg.max_depth)) {
+	rdepth = depth - calls.filter_base;
+	if (!calls.notrace && (!cfg.any_filter || calls.filter_in) && (!cfg.max_depth || rdepth <= cfg.max_depth)) {
 		flags |= C_RECORDED;
 		put(buf, now, func, rdepth, PFE_TRACE_ENTRY | by, 0);
 		for (unsigned i = 0; i < f->nargs; i++)
@@ -450,16 +454,18 @@ static bool took_back(struct tbuf *buf, const struct pfe_call *c, unsigned rdept
 void record_exit(struct pfe_call *c)
 {
 	const struct trace_func *f = c->data;
-	struct tbuf *buf = my_buf;
+	struct tbuf *buf;
 	uint64_t now = trace_now_ns();
 	unsigned flags = (unsigned)(c->cookie >> 16) & 0xf, depth = (unsigned)(c->cookie & 0xffff), by;
 	uint32_t func = rec_func(c, &by);
 
-	if (!buf || !depth)
+	if (!depth)
 		return;
-	buf->depth = depth - 1;
-	if ((flags & C_RECORDED) && !atomic_load_explicit(&frozen, memory_order_acquire)) {
-		unsigned rdepth = depth - buf->filter_base;
+	calls.depth = depth - 1;
+	/* A buffer taken here too: a fork's child returns from its parent's
+	 * calls before it makes one of its own. */
+	if ((flags & C_RECORDED) && !atomic_load_explicit(&frozen, memory_order_acquire) && (buf = thread_buf())) {
+		unsigned rdepth = depth - calls.filter_base;
 
 		if (!cfg.min_ns || cookie_elapsed(c->cookie, now) >= cfg.min_ns || !took_back(buf, c, rdepth)) {
 			if ((f->flags & TRACE_RETVAL) && c->retregs)
@@ -468,9 +474,9 @@ void record_exit(struct pfe_call *c)
 		}
 	}
 	if (flags & C_FILTER)
-		buf->filter_in--;
+		calls.filter_in--;
 	if (flags & C_NOTRACE)
-		buf->notrace--;
+		calls.notrace--;
 }
 
 /* The filters: each line of the variable VAR a pattern (with what follows
@@ -878,7 +884,6 @@ enum record_mode record_start(void)
 
 void record_forked(void)
 {
-	struct tbuf *mine = my_buf, *fresh;
 	struct pfe_pooled *theirs = atomic_load(&all_bufs);
 	char dir[PATH_MAX];
 	char *slash;
@@ -900,13 +905,8 @@ void record_forked(void)
 	else
 		cfg.path[0] = '\0';
 	/* The parent's buffers map its spool files: this thread takes one of
-	 * its own, with its call state, and lets theirs go. */
-	if (mine && (fresh = thread_buf())) {
-		fresh->depth = mine->depth;
-		fresh->notrace = mine->notrace;
-		fresh->filter_in = mine->filter_in;
-		fresh->filter_base = mine->filter_base;
-	}
+	 * its own at its next call (its call state is its memory's, copied),
+	 * and lets theirs go. */
 	for (struct pfe_pooled *b = theirs, *next; b; b = next) {
 		next = b->next;
 		munmap(b, buf_size());

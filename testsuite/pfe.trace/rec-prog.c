@@ -15,6 +15,8 @@
  *                  at once
  *   deep N         down(N) recursing N deep (to say what is lost beyond
  *                  libpfe's stack of exits, N more than it holds)
+ *   forked         spawn forks and calls after_fork in both processes,
+ *                  which return from it; the child calls after_fork again
  * It defines its own getenv, as bash does: a traced function libpfe must
  * never call (a fork's child recorded its calls of it first, at depth 1).
  * Prints "ok".  Debugging: pfe-trace record ./rec-prog.exe; pfe-trace
@@ -232,6 +234,28 @@ __attribute__((noinline)) int siblings(void)
 	return ok;
 }
 
+__attribute__((noinline)) void after_fork(void) { __asm__ volatile(""); }
+
+__attribute__((noinline)) pid_t spawn(void)
+{
+	pid_t pid = fork();
+
+	after_fork();
+	return pid;
+}
+
+static int forked(void)
+{
+	int status;
+	pid_t pid = spawn();
+
+	if (pid == 0) {
+		after_fork();
+		exit(0);
+	}
+	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 static int child(void)
 {
 	int status;
@@ -256,6 +280,8 @@ int main(int argc, char **argv)
 		ok = churn();
 	else if (argc > 1 && strcmp(argv[1], "siblings") == 0)
 		ok = siblings();
+	else if (argc > 1 && strcmp(argv[1], "forked") == 0)
+		ok = forked();
 	else if (argc > 2 && strcmp(argv[1], "deep") == 0)
 		/* From main: no other exit pending (trace.exp counts on it). */
 		ok = down(n) == (unsigned long)n * (n + 1) / 2;
