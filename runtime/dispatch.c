@@ -283,7 +283,7 @@ static ALWAYS_INLINE uintptr_t section_at(uintptr_t here)
 {
 	uintptr_t was = atomic_load_explicit(&self->section, memory_order_relaxed);
 
-	if (was && section_left(was & ~SECTION_EPOCH, here)) {
+	if (was && section_left(section_mark(was), here)) {
 		atomic_store_explicit(&self->section, 0, memory_order_relaxed);
 		was = 0;
 	}
@@ -329,8 +329,7 @@ static void section_unnest(uintptr_t was)
 
 void pfe__section_close_left(uintptr_t here)
 {
-	if (self)
-		section_at(here);
+	(void)in_handler(here);
 }
 
 static bool reading(unsigned e)

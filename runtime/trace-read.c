@@ -238,14 +238,6 @@ static bool written_already(struct process *p, const struct pfe_trace_block *b, 
 	return last && last->n == b->n && !memcmp(last->recs, recs, b->n * sizeof *recs);
 }
 
-static bool all_zero(const char *p, size_t n)
-{
-	while (n--)
-		if (*p++)
-			return false;
-	return true;
-}
-
 /* The records the spool file PATH kept (its process killed by SIGKILL
  * before it wrote them), added to P's as a block of their thread, which
  * ends at the last record's time; false if there is no such file. */
@@ -260,7 +252,7 @@ static bool read_spool(struct process *p, const char *path)
 
 	if (!data)
 		return false;
-	if (size >= at && all_zero(data + PFE_TRACE_SPOOL_AT, sizeof s)) {
+	if (size >= at && !memcmp(data + PFE_TRACE_SPOOL_AT, &(struct pfe_trace_spool){ 0 }, sizeof s)) {
 		unmap_file(data, size);	/* its process ended before its first record */
 		return true;
 	}
@@ -660,10 +652,8 @@ static void print_duration(uint64_t ns)
 
 	while (u + 1 < sizeof units / sizeof units[0] && ns / units[u].ns >= 999999.9995)
 		u++;
-	if (ns / units[u].ns >= 999999.9995)
-		printf("%10.3e %s | ", ns / units[u].ns, units[u].name);
-	else
-		printf("%10.3f %s | ", ns / units[u].ns, units[u].name);
+	/* Past a million seconds (a torn record's time) in 10 characters too. */
+	printf(ns / units[u].ns >= 999999.9995 ? "%10.3e %s | " : "%10.3f %s | ", ns / units[u].ns, units[u].name);
 }
 
 static const char *const how_note[] = { "", " /* unwound */", " /* still running */", " /* exit lost */" };
