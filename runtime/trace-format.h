@@ -32,6 +32,8 @@ struct pfe_trace_header {
 enum pfe_trace_block_kind {
 	PFE_TRACE_FUNCS = 1,	/* N functions: struct pfe_trace_func, name, padding */
 	PFE_TRACE_RECORDS = 2,	/* N records of one thread: struct pfe_trace_rec */
+	PFE_TRACE_PARENT = 3,	/* N 1: struct pfe_trace_parent, its file's name,
+				 * padding */
 };
 
 struct pfe_trace_block {
@@ -54,6 +56,16 @@ struct pfe_trace_func {
 	uint32_t id;		/* what records name it by */
 	uint32_t name_len;
 	uint64_t addr;		/* its entry in the process */
+};
+
+/* A fork's child names the functions it had at the fork (ids below IDS)
+ * by its parent's record file, in the same directory, where they are
+ * (the table of a shell's child is tens of kB, a build forks thousands):
+ * the file's name (NAME_LEN bytes, no NUL) follows, then zeros up to a
+ * multiple of 8 bytes. */
+struct pfe_trace_parent {
+	uint32_t ids;
+	uint32_t name_len;
 };
 
 enum pfe_trace_rec_kind {
@@ -102,6 +114,7 @@ _Static_assert(sizeof(struct pfe_trace_header) == 16, "header layout");
 _Static_assert(sizeof(struct pfe_trace_spool) == 32, "spool layout");
 _Static_assert(sizeof(struct pfe_trace_block) == 32, "block layout");
 _Static_assert(sizeof(struct pfe_trace_func) == 16, "function layout");
+_Static_assert(sizeof(struct pfe_trace_parent) == 8, "parent layout");
 _Static_assert(sizeof(struct pfe_trace_rec) == 16, "record layout");
 
 /* A function's name in the file is its symbol, or a C++ function's

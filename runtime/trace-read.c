@@ -12,7 +12,8 @@
  *   pfe-trace-read dump PATH...     every record, as written
  * A PATH is a record file or a directory of them (*.pfetrace); a record
  * file's spool files beside it (FILE.buf<k>, its buffers, which a process
- * killed by SIGKILL left unwritten) are read with it.  Output on
+ * killed by SIGKILL left unwritten) are read with it, and a fork's
+ * child's functions in its parent's file beside it.  Output on
  * stdout; what was lost (flight recorder wraps, exits never seen) is said
  * on stderr.  Exit status 0, 1 when a file is unreadable or not a record
  * file, 2 for a usage error.
@@ -20,7 +21,8 @@
  * How: a file is mapped (not copied: the reader's memory is its
  * functions and call depth, whatever the file's size); its blocks of
  * records are gathered by thread (serial) where they lie, and each
- * thread's records are walked once: entries push a
+ * thread's records are walked once, a process at a time (its names and
+ * mapping let go before the next is read): entries push a
  * frame, exits pop it, and each command is a visitor of the frames'
  * starts and ends.  Depths resynchronise the walk where records are
  * missing (a flight recorder's ring starts mid-call; a call deeper than
@@ -67,10 +69,11 @@ static void grow(void *p, size_t n, size_t *cap, size_t size)
 }
 
 /* A run of records: a block's, where the mapped record file holds them
- * (or a spool file's, copied). */
+ * (or a spool file's, copied: freed with its process). */
 struct run {
 	const struct pfe_trace_rec *recs;
 	size_t n;
+	bool copied;
 };
 
 /* One thread's records, in order: its blocks' runs. */
@@ -89,6 +92,8 @@ struct addr_id {
 
 struct process {
 	const char *file;
+	const char *data;	/* the file, mapped */
+	size_t size;
 	uint32_t pid;
 	char **names;		/* by function id; NULL: none */
 	size_t nnames;
@@ -122,9 +127,10 @@ static struct thread *thread_of(struct process *p, const struct pfe_trace_block 
  * of no function or record, is 0 bytes long). */
 #define CUT_SHORT SIZE_MAX
 
-/* A block of functions at DATA (SIZE bytes left); its length, or
- * CUT_SHORT. */
-static size_t read_funcs(struct process *p, const struct pfe_trace_block *b, const char *data, size_t size)
+/* A block of functions at DATA (SIZE bytes left), of which P takes those
+ * of ids below BELOW; its length, or CUT_SHORT. */
+static size_t read_funcs(struct process *p, const struct pfe_trace_block *b, const char *data, size_t size,
+			 uint32_t below)
 {
 	size_t at = 0;
 
@@ -138,34 +144,43 @@ static size_t read_funcs(struct process *p, const struct pfe_trace_block *b, con
 		len = sizeof f + (f.name_len + 7u) / 8 * 8;
 		if (size - at < len)
 			return CUT_SHORT;
+		at += len;
+		if (f.id >= below)
+			continue;
 		if (f.id >= p->nnames) {
 			p->names = xrealloc(p->names, (f.id + 1) * sizeof *p->names);
 			memset(p->names + p->nnames, 0, (f.id + 1 - p->nnames) * sizeof *p->names);
 			p->nnames = f.id + 1;
 		}
 		free(p->names[f.id]);
-		p->names[f.id] = f.name_len ? strndup(data + at + sizeof f, f.name_len) : NULL;
+		p->names[f.id] = f.name_len ? strndup(data + at - len + sizeof f, f.name_len) : NULL;
 		grow(&p->addrs, p->naddrs, &p->addrs_cap, sizeof *p->addrs);
 		p->addrs[p->naddrs++] = (struct addr_id){ (uint32_t)f.addr, f.id };
-		at += len;
 	}
 	return at;
 }
 
-/* A block of records at DATA (SIZE bytes left); its length, or
- * CUT_SHORT. */
-static size_t read_records(struct process *p, const struct pfe_trace_block *b, const char *data, size_t size)
+/* The length of block B of records, SIZE bytes left; or CUT_SHORT. */
+static size_t records_len(const struct pfe_trace_block *b, size_t size)
 {
-	struct thread *t;
 	size_t bytes = (size_t)b->n * sizeof(struct pfe_trace_rec);
 
-	if (size < bytes)
-		return CUT_SHORT;
-	if (!b->n)
-		return 0;
+	return size < bytes ? CUT_SHORT : bytes;
+}
+
+/* A block of records at DATA (SIZE bytes left; COPIED: a spool file's,
+ * the process's to free); its length, or CUT_SHORT. */
+static size_t read_records(struct process *p, const struct pfe_trace_block *b, const char *data, size_t size,
+			   bool copied)
+{
+	struct thread *t;
+	size_t bytes = records_len(b, size);
+
+	if (bytes == CUT_SHORT || !b->n)
+		return bytes;
 	t = thread_of(p, b);
 	grow(&t->runs, t->nruns, &t->cap, sizeof *t->runs);
-	t->runs[t->nruns++] = (struct run){ (const struct pfe_trace_rec *)(const void *)data, b->n };
+	t->runs[t->nruns++] = (struct run){ (const struct pfe_trace_rec *)(const void *)data, b->n, copied };
 	t->n += b->n;
 	t->end_ns = b->end_ns;
 	return bytes;
@@ -279,8 +294,8 @@ static bool read_spool(struct process *p, const char *path)
 	b.tid = s.tid;
 	b.serial = s.serial;
 	b.lost = s.head - n;
-	/* RECS is the run's now, kept as the mapped files are. */
-	if (written_already(p, &b, recs) || read_records(p, &b, (const char *)recs, n * sizeof *recs) == 0)
+	/* RECS is the run's now, freed with P. */
+	if (written_already(p, &b, recs) || read_records(p, &b, (const char *)recs, n * sizeof *recs, true) == 0)
 		free(recs);
 	unmap_file(data, size);
 	return true;
@@ -293,36 +308,83 @@ static int by_serial(const void *a, const void *b)
 	return x->serial < y->serial ? -1 : x->serial > y->serial;
 }
 
-/* Read the record file PATH into *P; false (said) if it is not one. */
-static bool read_process(const char *path, struct process *p)
+/* Whether DATA (SIZE bytes, the file PATH) is a record file, its header
+ * in *H; said if not. */
+static bool record_header(const char *path, const char *data, size_t size, struct pfe_trace_header *h)
 {
-	struct pfe_trace_header h;
-	size_t size, at = sizeof h;
-	const char *data = map_file(path, &size);
+	if (size >= sizeof *h && (memcpy(h, data, sizeof *h), !memcmp(h->magic, PFE_TRACE_MAGIC, 8)) &&
+	    h->version == PFE_TRACE_VERSION)
+		return true;
+	fprintf(stderr, "pfe-trace-read: %s: not a pfe-trace record file (version %u)\n", path, PFE_TRACE_VERSION);
+	return false;
+}
 
-	*p = (struct process){ .file = path };
-	if (!data) {
-		fprintf(stderr, "pfe-trace-read: %s: %s\n", path, strerror(errno));
-		return false;
-	}
-	if (size < sizeof h || (memcpy(&h, data, sizeof h), memcmp(h.magic, PFE_TRACE_MAGIC, 8)) ||
-	    h.version != PFE_TRACE_VERSION) {
-		fprintf(stderr, "pfe-trace-read: %s: not a pfe-trace record file (version %u)\n", path,
-			PFE_TRACE_VERSION);
-		unmap_file(data, size);
-		return false;
-	}
-	p->pid = h.pid;
-	while (size - at >= sizeof(struct pfe_trace_block)) {
+/* A fork's child's ancestors' files, one inside the other: a file that
+ * named itself (torn, or written by hand) ends there. */
+#define MAX_PARENT_LEVELS 1024
+
+static void read_blocks(struct process *p, const char *path, const char *data, size_t size, uint32_t below,
+			unsigned level);
+
+/* A block naming the record file of P's parent (beside PATH, the file
+ * LEVEL files up from P's) at DATA (SIZE bytes left): the functions of
+ * ids below its IDS (and BELOW) read from there, said when they cannot
+ * be; its length, or CUT_SHORT. */
+static size_t read_parent(struct process *p, const char *path, const char *data, size_t size, uint32_t below,
+			  unsigned level)
+{
+	struct pfe_trace_parent par;
+	struct pfe_trace_header h;
+	const char *slash = strrchr(path, '/'), *pdata = NULL;
+	size_t len, psize = 0;
+	char *parent;
+
+	if (size < sizeof par)
+		return CUT_SHORT;
+	memcpy(&par, data, sizeof par);
+	len = sizeof par + (par.name_len + (size_t)7) / 8 * 8;
+	if (size < len || !par.name_len || memchr(data + sizeof par, '/', par.name_len))
+		return CUT_SHORT;
+	if (asprintf(&parent, "%.*s%.*s", slash ? (int)(slash - path + 1) : 0, path, (int)par.name_len,
+		     data + sizeof par) < 0)
+		out_of_memory();
+	if (level >= MAX_PARENT_LEVELS)
+		fprintf(stderr, "pfe-trace-read: %s: its functions are named in %s, %u files up (left out)\n", p->file,
+			parent, level);
+	else if (!(pdata = map_file(parent, &psize)))
+		fprintf(stderr, "pfe-trace-read: %s: its functions are named in %s: %s\n", p->file, parent,
+			strerror(errno));
+	else if (record_header(parent, pdata, psize, &h))
+		read_blocks(p, parent, pdata, psize, par.ids < below ? par.ids : below, level + 1);
+	if (pdata)
+		unmap_file(pdata, psize);
+	free(parent);
+	return len;
+}
+
+/* The blocks of the record file PATH (DATA, SIZE bytes) into P: its
+ * functions of ids below BELOW, and its records when it is P's own
+ * (LEVEL 0; a parent's LEVEL files up).  A process's ids grow through
+ * its file (its parent's first, then its own block by block): a parent's
+ * is read up to the last id its child had, not through its records (a
+ * shell's, hundreds of MB, for each of its thousands of children). */
+static void read_blocks(struct process *p, const char *path, const char *data, size_t size, uint32_t below,
+			unsigned level)
+{
+	size_t at = sizeof(struct pfe_trace_header);
+
+	while (size - at >= sizeof(struct pfe_trace_block) && !(level && p->nnames >= below)) {
 		struct pfe_trace_block b;
 		size_t len = CUT_SHORT;
 
 		memcpy(&b, data + at, sizeof b);
 		at += sizeof b;
 		if (b.kind == PFE_TRACE_FUNCS)
-			len = read_funcs(p, &b, data + at, size - at);
+			len = read_funcs(p, &b, data + at, size - at, below);
 		else if (b.kind == PFE_TRACE_RECORDS)
-			len = read_records(p, &b, data + at, size - at);
+			len = level ? records_len(&b, size - at) : read_records(p, &b, data + at, size - at, false);
+		else if (b.kind == PFE_TRACE_PARENT && b.n == 1)
+			len = read_parent(p, path, data + at, size - at, below, level);
 		if (len == CUT_SHORT) {
 			fprintf(stderr, "pfe-trace-read: %s: a block cut short or unknown at byte %zu (the rest is left out)\n",
 				path, at - sizeof b);
@@ -330,6 +392,26 @@ static bool read_process(const char *path, struct process *p)
 		}
 		at += len;
 	}
+}
+
+/* Read the record file PATH into *P; false (said) if it is not one. */
+static bool read_process(const char *path, struct process *p)
+{
+	struct pfe_trace_header h;
+	size_t size = 0;
+	const char *data = map_file(path, &size);
+
+	*p = (struct process){ .file = path, .data = data, .size = size };
+	if (!data) {
+		fprintf(stderr, "pfe-trace-read: %s: %s\n", path, strerror(errno));
+		return false;
+	}
+	if (!record_header(path, data, size, &h)) {
+		unmap_file(data, size);
+		return false;
+	}
+	p->pid = h.pid;
+	read_blocks(p, path, data, size, UINT32_MAX, 0);
 	qsort(p->addrs, p->naddrs, sizeof *p->addrs, by_low_then_id);
 	for (unsigned k = 0;; k++) {
 		char *spool;
@@ -344,6 +426,23 @@ static bool read_process(const char *path, struct process *p)
 	}
 	qsort(p->threads, p->nthreads, sizeof *p->threads, by_serial);
 	return true;
+}
+
+/* Let go of what read_process took for P. */
+static void free_process(struct process *p)
+{
+	for (size_t i = 0; i < p->nnames; i++)
+		free(p->names[i]);
+	free(p->names);
+	free(p->addrs);
+	for (size_t i = 0; i < p->nthreads; i++) {
+		for (size_t j = 0; j < p->threads[i].nruns; j++)
+			if (p->threads[i].runs[j].copied)
+				free((void *)p->threads[i].runs[j].recs);
+		free(p->threads[i].runs);
+	}
+	free(p->threads);
+	unmap_file(p->data, p->size);
 }
 
 /* The walk: a frame a call.  The recorder writes at most 8 arguments. */
@@ -495,13 +594,6 @@ static void walk_process(const struct process *p, const struct visitor *v, void 
 	}
 }
 
-/* The same for each of the N processes PS. */
-static void walk_all(const struct process *ps, size_t n, const struct visitor *v, void (*each_thread)(struct walk *w))
-{
-	for (size_t i = 0; i < n; i++)
-		walk_process(&ps[i], v, each_thread);
-}
-
 /* A map from strings to counters (report: by name; flame: by stack). */
 struct entry {
 	char *key;
@@ -590,13 +682,17 @@ static int by_total(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
-static void report(struct process *ps, size_t n)
+static void report_process(const struct process *p)
 {
 	static const struct visitor v = { report_enter, report_leave };
-	struct entry **all;
 
-	walk_all(ps, n, &v, NULL);
-	all = sorted(&report_map, by_total);
+	walk_process(p, &v, NULL);
+}
+
+static void report_table(void)
+{
+	struct entry **all = sorted(&report_map, by_total);
+
 	printf("%10s %14s %14s %14s  %s\n", "calls", "total_us", "self_us", "avg_us", "function");
 	for (size_t i = 0; i < report_map.n; i++)
 		printf("%10" PRIu64 " %14.3f %14.3f %14.3f  %s\n", all[i]->calls, all[i]->total / 1e3, all[i]->self / 1e3,
@@ -683,11 +779,11 @@ static void replay_thread(struct walk *w)
 	replay_open = false;
 }
 
-static void replay(struct process *ps, size_t n)
+static void replay_process(const struct process *p)
 {
 	static const struct visitor v = { replay_enter, replay_leave };
 
-	walk_all(ps, n, &v, replay_thread);
+	walk_process(p, &v, replay_thread);
 }
 
 /* chrome: {"traceEvents":[...]}, a B event a call and an E event at its end. */
@@ -739,12 +835,20 @@ static void chrome_leave(struct walk *w, struct frame *f, uint64_t end, enum lea
 	printf("}}");
 }
 
-static void chrome(struct process *ps, size_t n)
+static void chrome_start(void)
+{
+	printf("{\"traceEvents\":[");
+}
+
+static void chrome_process(const struct process *p)
 {
 	static const struct visitor v = { chrome_enter, chrome_leave };
 
-	printf("{\"traceEvents\":[");
-	walk_all(ps, n, &v, NULL);
+	walk_process(p, &v, NULL);
+}
+
+static void chrome_finish(void)
+{
 	printf("\n],\"displayTimeUnit\":\"ns\"}\n");
 }
 
@@ -777,35 +881,37 @@ static int by_key(const void *a, const void *b)
 	return strcmp((*(struct entry *const *)a)->key, (*(struct entry *const *)b)->key);
 }
 
-static void flame(struct process *ps, size_t n)
+static void flame_process(const struct process *p)
 {
 	static const struct visitor v = { flame_enter, flame_leave };
-	struct entry **all;
 
-	walk_all(ps, n, &v, NULL);
-	all = sorted(&flame_map, by_key);
+	walk_process(p, &v, NULL);
+}
+
+static void flame_stacks(void)
+{
+	struct entry **all = sorted(&flame_map, by_key);
+
 	for (size_t i = 0; i < flame_map.n; i++)
 		printf("%s %" PRIu64 "\n", all[i]->key, all[i]->self);
 	free(all);
 }
 
 /* dump: the records as they are. */
-static void dump(struct process *ps, size_t n)
+static void dump_process(const struct process *p)
 {
 	static const char *const kinds[] = { "?", "entry", "exit", "unwound", "arg", "retval" };
 
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < ps[i].nthreads; j++) {
-			const struct thread *t = &ps[i].threads[j];
+	for (size_t j = 0; j < p->nthreads; j++) {
+		const struct thread *t = &p->threads[j];
 
-			printf("# %s: pid %" PRIu32 " tid %" PRIu32 " thread %" PRIu32 ": %zu records, %" PRIu64
-			       " lost before, end %" PRIu64 "\n", ps[i].file, ps[i].pid, t->tid, t->serial, t->n, t->lost,
-			       t->end_ns);
-			for (size_t k = 0; k < t->nruns; k++)
-				for (const struct pfe_trace_rec *r = t->runs[k].recs; r < t->runs[k].recs + t->runs[k].n; r++)
-					printf("%-7s %5u %" PRIu64 " %s/%u\n", kinds[r->kind <= 5 ? r->kind : 0], r->depth,
-					       r->value, func_name(&ps[i], r->func), r->index);
-		}
+		printf("# %s: pid %" PRIu32 " tid %" PRIu32 " thread %" PRIu32 ": %zu records, %" PRIu64
+		       " lost before, end %" PRIu64 "\n", p->file, p->pid, t->tid, t->serial, t->n, t->lost, t->end_ns);
+		for (size_t k = 0; k < t->nruns; k++)
+			for (const struct pfe_trace_rec *r = t->runs[k].recs; r < t->runs[k].recs + t->runs[k].n; r++)
+				printf("%-7s %5u %" PRIu64 " %s/%u\n", kinds[r->kind <= 5 ? r->kind : 0], r->depth, r->value,
+				       func_name(p, r->func), r->index);
+	}
 }
 
 /* The process number of record file PATH's name (PID.pfetrace) and its
@@ -863,33 +969,57 @@ static void add_path(const char *path, char ***files, size_t *n, size_t *cap)
 	qsort(*files + first, *n - first, sizeof **files, by_process);
 }
 
+/* A command: START before the first process read, PROCESS each in turn
+ * (read, walked, let go: the reader's memory is one process's), FINISH
+ * after the last; neither when none could be read (no table of nothing
+ * under the messages). */
+static const struct command {
+	const char *name;
+	void (*start)(void);
+	void (*process)(const struct process *p);
+	void (*finish)(void);
+} commands[] = {
+	{ "report", NULL, report_process, report_table },
+	{ "replay", NULL, replay_process, NULL },
+	{ "chrome", chrome_start, chrome_process, chrome_finish },
+	{ "flame", NULL, flame_process, flame_stacks },
+	{ "dump", NULL, dump_process, NULL },
+};
+
+/* Run C on the record files FILES (N); the exit status. */
+static int run_command(const struct command *c, char **files, size_t n)
+{
+	size_t read = 0;
+	int status = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct process p;
+
+		if (!read_process(files[i], &p)) {
+			status = 1;
+			continue;
+		}
+		if (!read++ && c->start)
+			c->start();
+		c->process(&p);
+		free_process(&p);
+	}
+	if (read && c->finish)
+		c->finish();
+	return status || !read;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct {
-		const char *name;
-		void (*run)(struct process *ps, size_t n);
-	} commands[] = { { "report", report }, { "replay", replay }, { "chrome", chrome },
-			 { "flame", flame }, { "dump", dump } };
 	char **files = NULL;
-	size_t nfiles = 0, cap = 0, nps = 0;
-	struct process *ps;
-	int status = 0;
+	size_t nfiles = 0, cap = 0;
 
 	for (size_t c = 0; argc >= 3 && c < sizeof commands / sizeof *commands; c++) {
 		if (strcmp(argv[1], commands[c].name) != 0)
 			continue;
 		for (int i = 2; i < argc; i++)
 			add_path(argv[i], &files, &nfiles, &cap);
-		ps = xrealloc(NULL, (nfiles + 1) * sizeof *ps);
-		for (size_t i = 0; i < nfiles; i++)
-			if (read_process(files[i], &ps[nps]))
-				nps++;
-			else
-				status = 1;
-		/* Nothing read: no table of nothing under the messages. */
-		if (nps)
-			commands[c].run(ps, nps);
-		return status || !nps;
+		return run_command(&commands[c], files, nfiles);
 	}
 	fputs("usage: pfe-trace-read report|replay|chrome|flame|dump FILE-OR-DIR...\n", stderr);
 	return 2;

@@ -663,6 +663,20 @@ static void write_functions(struct trace_func *fs, size_t n)
 	free(data);
 }
 
+/* A fork's child's functions, ids below IDS: named in the file of its
+ * parent, PARENT_PATH (a path in the same directory), where they are. */
+static void write_parent(const char *parent_path, uint32_t ids)
+{
+	struct pfe_trace_block block = { PFE_TRACE_PARENT, 1, 0, 0, 0, 0 };
+	const char *name = strrchr(parent_path, '/') ? strrchr(parent_path, '/') + 1 : parent_path;
+	char data[sizeof(struct pfe_trace_parent) + NAME_MAX + 8] = { 0 };
+	struct pfe_trace_parent par = { ids, (uint32_t)strlen(name) };
+
+	memcpy(data, &par, sizeof par);
+	memcpy(data + sizeof par, name, par.name_len);
+	write_block(&block, data, sizeof par + (par.name_len + 7u) / 8 * 8, NULL, 0);
+}
+
 bool record_functions(struct trace_func *fs, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -882,11 +896,10 @@ enum record_mode record_start(void)
 	return RECORD_YES;
 }
 
-void record_forked(void)
+void record_forked(uint32_t ids)
 {
 	struct pfe_pooled *theirs = atomic_load(&all_bufs);
-	char dir[PATH_MAX];
-	char *slash;
+	char dir[PATH_MAX], parent[PATH_MAX];
 
 	/* The parent writes what the buffers held; the other threads are gone
 	 * (and may have held the lock, or frozen recording for an exec). */
@@ -896,14 +909,17 @@ void record_forked(void)
 	atomic_store(&spools, 0);
 	atomic_store(&all_bufs, NULL);
 	my_buf = NULL;
+	/* A parent without a file (it could not be made) records nothing,
+	 * nor does its child; the child's file is made beside its parent's
+	 * (an absolute path: pfe-trace's), which names its functions. */
+	snprintf(parent, sizeof parent, "%s", cfg.path);
 	snprintf(dir, sizeof dir, "%s", cfg.path);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-	if (make_file(slash ? dir : "."))
-		trace_for_each(write_functions);
-	else
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+	if (!parent[0] || !make_file(dir))
 		cfg.path[0] = '\0';
+	else
+		write_parent(parent, ids);
 	/* The parent's buffers map its spool files: this thread takes one of
 	 * its own at its next call (its call state is its memory's, copied),
 	 * and lets theirs go. */

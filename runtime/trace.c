@@ -777,7 +777,7 @@ static void unlock_blocks(void)
 static void child_after_fork(void)
 {
 	if (mode == RECORD_YES) {
-		record_forked();
+		record_forked((uint32_t)atomic_load(&ncounters));
 	} else {
 		trace_for_each(counters_zeroed);
 		forked_from = table_pid;

@@ -72,8 +72,9 @@ static inline bool trace_func_plain(const struct trace_func *f)
 extern const struct trace_func trace_plain;
 void record_entry(struct pfe_call *c);
 void record_exit(struct pfe_call *c);
-/* In a child after fork (trace.c's lock held): a file of its own. */
-void record_forked(void);
+/* In a child after fork (trace.c's lock held): a file of its own, which
+ * names its functions (ids below IDS) by its parent's. */
+void record_forked(uint32_t ids);
 /* What this thread's buffer holds written (a crash a handler before ours
  * may recover from). */
 void record_mine(void);
