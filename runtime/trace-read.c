@@ -989,7 +989,7 @@ static const struct command {
 /* Run C on the record files FILES (N); the exit status. */
 static int run_command(const struct command *c, char **files, size_t n)
 {
-	size_t read = 0;
+	size_t nread = 0;
 	int status = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -999,14 +999,14 @@ static int run_command(const struct command *c, char **files, size_t n)
 			status = 1;
 			continue;
 		}
-		if (!read++ && c->start)
+		if (!nread++ && c->start)
 			c->start();
 		c->process(&p);
 		free_process(&p);
 	}
-	if (read && c->finish)
+	if (nread && c->finish)
 		c->finish();
-	return status || !read;
+	return status || !nread;
 }
 
 int main(int argc, char **argv)

@@ -21,12 +21,18 @@
 #           libpfe-trace.so preloaded: every function patched, entry and
 #           exit handlers; libpfe.so the loader's audit module); on aarch64
 #           qemu's QEMU_SET_ENV sets both in the guest only;
+#   r       c under `pfe-trace record` (on aarch64 PFE_TRACE_RECORD set
+#           in the guest too): every call of every test program recorded,
+#           a file a process, then read back by pfe-trace-read report
+#           (into ./report; the record files are removed after it);
 #   n5      CC=GCC -fpatchable-function-entry=5, GCC's own (GCC 8+).
 # gcc-14 builds (programs for sid's glibc, which do not run here) run no
 # tests: their a and n5 count records, which must be equal.
 #
 # Verdicts: a, b and c PASS when the build succeeds, records exist (b: each
-# with the hook's call; c: functions were traced), and the tests run and
+# with the hook's call; c: functions were traced; r: calls were recorded,
+# and pfe-trace-read read every file back with exit status 0 and nothing
+# said: nothing lost, torn or unreadable), and the tests run and
 # the names of the failing ones equal native's on the same GCC and target;
 # gcc-14's a PASSes when its records equal n5's.  native and n5 rows are
 # references ("ref").  Each run appends its row to build/packages/results.tsv
@@ -36,7 +42,7 @@
 #
 # -q, make check's subset (scripts/check-matrix.sh, run "packages"): the
 # packages testsuite/packages marks "quick", on gcc-12 x86_64, modes
-# native a b c, in build/packages-quick; each run is one test of
+# native a b c r, in build/packages-quick; each run is one test of
 # build/check/packages/pfe.sum, named "PKG gcc-12 x86_64 MODE": PASS for
 # a PASS (native: its reference built and its tests ran), UNSUPPORTED for
 # a skip, FAIL for anything else (scripts/suite-result.sh reads it).
@@ -68,13 +74,13 @@ while getopts p:c:t:m:vrq opt; do
 	v) verbose=1 ;;
 	r) report_only=1 ;;
 	q) quick=1 ;;
-	*) die "usage: $0 [-p PKG]... [-c gcc-12|gcc-7|gcc-14]... [-t x86_64|aarch64]... [-m native|a|b|c|n5]... [-v] [-r] | -q" ;;
+	*) die "usage: $0 [-p PKG]... [-c gcc-12|gcc-7|gcc-14]... [-t x86_64|aarch64]... [-m native|a|b|c|r|n5]... [-v] [-r] | -q" ;;
 	esac
 done
 if [ -n "$quick" ]; then
 	[ -z "$pkgs$gccs$targets$modes$report_only" ] || die "-q chooses the runs itself"
 	pkgs=$(sed 's/#.*//' "$list" | awk '$5 == "quick" { print $1 }')
-	gccs=gcc-12 targets=x86_64 modes="native a b c" out=$top/build/packages-quick
+	gccs=gcc-12 targets=x86_64 modes="native a b c r" out=$top/build/packages-quick
 fi
 all_pkgs=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$list" | awk '{ print $1 }')
 pkgs=${pkgs:-$all_pkgs}
@@ -84,7 +90,7 @@ for p in $pkgs; do
 done
 gccs=${gccs:-gcc-12 gcc-7}
 targets=${targets:-x86_64 aarch64}
-modes=${modes:-native a b c}
+modes=${modes:-native a b c r}
 
 # pkg_field PKG N: field N of PKG's line of testsuite/packages.
 pkg_field() {
@@ -242,12 +248,13 @@ count_records() {
 	wc -l < records | tr -d ' '
 }
 
-# with_trace TARGET LIB BUILD DIR: run_tests BUILD DIR with LIB preloaded
-# into every TARGET program its harness runs, and libpfe.so beside it as
-# the loader's audit module (scripts/pfe-trace; on aarch64 qemu's
-# QEMU_SET_ENV, so that the host's programs do not get them), the
+# with_trace TARGET LIB BUILD DIR [RECORD]: run_tests BUILD DIR with LIB
+# preloaded into every TARGET program its harness runs, and libpfe.so
+# beside it as the loader's audit module (scripts/pfe-trace; on aarch64
+# qemu's QEMU_SET_ENV, so that the host's programs do not get them), the
 # reports of all of them into ./trace through a FIFO (each process adds
-# its report to PFE_TRACE_OUTPUT).
+# its report to PFE_TRACE_OUTPUT); with RECORD, a directory, every call
+# recorded there instead (pfe-trace record).
 with_trace() {
 	rm -f trace.fifo && mkfifo trace.fifo || return 1
 	cat trace.fifo > trace &
@@ -256,9 +263,10 @@ with_trace() {
 	PFE_TRACE_OUTPUT=$PWD/trace.fifo
 	export PFE_TRACE_OUTPUT
 	if [ "$1" = aarch64 ]; then
-		launch="env QEMU_SET_ENV=LD_PRELOAD=$2,LD_AUDIT=${2%/*}/libpfe.so"
+		launch="env QEMU_SET_ENV=LD_PRELOAD=$2,LD_AUDIT=${2%/*}/libpfe.so${5:+,PFE_TRACE_RECORD=$5}"
+		[ -z "${5:-}" ] || { rm -rf "$5" && mkdir -p "$5"; } || return 1
 	else
-		launch="env PFE_TRACE_LIB=$2 $top/scripts/pfe-trace"
+		launch="env PFE_TRACE_LIB=$2 $top/scripts/pfe-trace${5:+ record -o $5}"
 	fi
 	rc=0
 	run_tests "$3" "$4" || rc=$?
@@ -280,7 +288,7 @@ one_run() {
 	pkg=$1 gcc=$2 target=$3 mode=$4
 	dir=$out/$gcc-$target/$pkg/$mode
 	build=$(pkg_field "$pkg" 2) lang=$(pkg_field "$pkg" 3) args=$(pkg_field "$pkg" 4)
-	note= records=- ntests=- nfail=- native_failed=- verdict=FAIL
+	note= records=- ntests=- nfail=- native_failed=- verdict=FAIL read_problem=
 	unset CC CXX CFLAGS CXXFLAGS CPPFLAGS LDFLAGS PFE_PLUGIN
 	rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || return 1
 	log=$dir/log
@@ -317,7 +325,7 @@ run_mode() {
 		unset USE_VALGRIND
 	fi
 	native_dir=$out/$gcc-$target/$pkg/native
-	if [ "$mode" = c ]; then
+	if [ "$mode" = c ] || [ "$mode" = r ]; then
 		trace_run
 		return
 	fi
@@ -371,17 +379,42 @@ mode_env() {
 		"$CC" "$CXX" "$CFLAGS" "$CXXFLAGS" "$CPPFLAGS" "$LDFLAGS"
 }
 
-# trace_run: mode c, the tests of mode a's build under pfe-trace.
+# trace_run: modes c and r, the tests of mode a's build under pfe-trace
+# (r: pfe-trace record, the files read back).
 trace_run() {
 	a_dir=$out/$gcc-$target/$pkg/a
 	[ -s "$a_dir/records" ] || { note="no build of mode a to trace"; return 1; }
 	lib=$(trace_lib "$target") || { note="no libpfe-trace.so"; return 1; }
 	records=$(wc -l < "$a_dir/records" | tr -d ' ')
-	with_trace "$target" "$lib" "$build" "$a_dir"
-	traced=$(sed -n 's/^pfe-trace: *[0-9][0-9]* *[0-9.][0-9.]*  //p' trace | sort -u | wc -l)
-	note="$traced functions traced"
+	if [ "$mode" = r ]; then
+		with_trace "$target" "$lib" "$build" "$a_dir" "$dir/rec"
+		read_records
+	else
+		with_trace "$target" "$lib" "$build" "$a_dir"
+		traced=$(sed -n 's/^pfe-trace: *[0-9][0-9]* *[0-9.][0-9.]*  //p' trace | sort -u | wc -l)
+		note="$traced functions traced"
+	fi
 	compare_tests || return 1
+	[ "$verdict" = skip ] || [ -z "$read_problem" ] || { verdict=FAIL note="$note; $read_problem"; return 1; }
 	[ "$verdict" = skip ] || [ "$traced" -gt 0 ] || { verdict=FAIL note="nothing traced"; return 1; }
+}
+
+# read_records: mode r's record files (./rec) read back by pfe-trace-read
+# report into ./report, what it says into ./said, then removed (a test
+# suite's calls are GBs); traced: the functions the report has; note;
+# read_problem: the reader's status and words if it failed or said
+# anything (a lost exit, a torn block, a file it cannot read).
+read_records() {
+	files=$(find rec -name '*.pfetrace' | wc -l | tr -d ' ')
+	mb=$(du -sm rec | cut -f1)
+	rc=0
+	"$top/build/pfe-trace-read" report rec > report 2> said || rc=$?
+	rm -rf rec
+	traced=$(awk 'NR > 1' report | wc -l | tr -d ' ')
+	note="$files record files, $mb MB, $traced functions recorded"
+	read_problem=
+	[ "$rc" = 0 ] && [ ! -s said ] ||
+		read_problem="the reader: status $rc, $(wc -l < said | tr -d ' ') lines said: $(head -3 said | tr '\n' ' ')"
 }
 
 # records_verdict: gcc-14's a against n5 (records only).
