@@ -664,11 +664,10 @@ static void write_functions(struct trace_func *fs, size_t n)
 }
 
 /* A fork's child's functions, ids below IDS: named in the file of its
- * parent, PARENT_PATH (a path in the same directory), where they are. */
-static void write_parent(const char *parent_path, uint32_t ids)
+ * parent, NAME in the same directory, where they are. */
+static void write_parent(const char *name, uint32_t ids)
 {
 	struct pfe_trace_block block = { PFE_TRACE_PARENT, 1, 0, 0, 0, 0 };
-	const char *name = strrchr(parent_path, '/') ? strrchr(parent_path, '/') + 1 : parent_path;
 	char data[sizeof(struct pfe_trace_parent) + NAME_MAX + 8] = { 0 };
 	struct pfe_trace_parent par = { ids, (uint32_t)strlen(name) };
 
@@ -899,7 +898,7 @@ enum record_mode record_start(void)
 void record_forked(uint32_t ids)
 {
 	struct pfe_pooled *theirs = atomic_load(&all_bufs);
-	char dir[PATH_MAX], parent[PATH_MAX];
+	char parent[PATH_MAX], *slash;
 
 	/* The parent writes what the buffers held; the other threads are gone
 	 * (and may have held the lock, or frozen recording for an exec). */
@@ -913,13 +912,13 @@ void record_forked(uint32_t ids)
 	 * nor does its child; the child's file is made beside its parent's
 	 * (an absolute path: pfe-trace's), which names its functions. */
 	snprintf(parent, sizeof parent, "%s", cfg.path);
-	snprintf(dir, sizeof dir, "%s", cfg.path);
-	if (strrchr(dir, '/'))
-		*strrchr(dir, '/') = '\0';
-	if (!parent[0] || !make_file(dir))
+	slash = strrchr(parent, '/');
+	if (slash)
+		*slash = '\0';	/* the directory, then the name after it */
+	if (!slash || !make_file(parent))
 		cfg.path[0] = '\0';
 	else
-		write_parent(parent, ids);
+		write_parent(slash + 1, ids);
 	/* The parent's buffers map its spool files: this thread takes one of
 	 * its own at its next call (its call state is its memory's, copied),
 	 * and lets theirs go. */
