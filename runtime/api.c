@@ -149,18 +149,23 @@ static void unlock(int cancel_state)
 }
 
 /* fork: no batch is in flight while the lock is held, so the child gets
- * consistent code and state, and a lock of its own. */
-static void fork_prepare(void)
+ * consistent code and state, and a lock of its own; and dispatch.c's
+ * parked stacks as they were.  pthread_atfork runs these around fork;
+ * libpfe-trace.so around a clone() that is a fork no atfork handler
+ * sees (internal.h). */
+void pfe__fork_prepare(void)
 {
+	pfe__parked_lock();
 	pthread_mutex_lock(&pfe__lock);
 }
 
-static void fork_parent(void)
+void pfe__fork_parent(void)
 {
 	pthread_mutex_unlock(&pfe__lock);
+	pfe__parked_unlock();
 }
 
-static void fork_child(void)
+void pfe__fork_child(void)
 {
 	pthread_mutex_init(&pfe__lock, NULL);
 	/* The other threads' read sections are not the child's. */
@@ -169,6 +174,7 @@ static void fork_child(void)
 	 * parent's: its /proc/self/mem descriptor is a batch's,
 	 * membarrier's registration is inherited. */
 	pfe__traps_forked();
+	pfe__parked_unlock();
 }
 
 /* ---- the registry ---- */
@@ -358,7 +364,7 @@ int pfe_init(void)
 		init_error = PFE_ECOPY;
 	} else if (!initialised) {
 		initialised = true;
-		pthread_atfork(fork_prepare, fork_parent, fork_child);
+		pthread_atfork(pfe__fork_prepare, pfe__fork_parent, pfe__fork_child);
 		threads_at_init = count_threads();
 		pfe__threads_init();
 		pfe__arch = pfe_enc_this_arch();

@@ -185,14 +185,14 @@ static void thread_ends(void *block)
 	pfe__pool_give_back(&t->pooled);
 }
 
-/* fork: the child's parked stacks as they were (its one thread may
- * resume them), their lock free. */
-static void lock_parked(void)
+/* fork (pfe__fork_prepare and the rest): the child's parked stacks as
+ * they were (its one thread may resume them), their lock free. */
+void pfe__parked_lock(void)
 {
 	pthread_mutex_lock(&parked_lock);
 }
 
-static void unlock_parked(void)
+void pfe__parked_unlock(void)
 {
 	pthread_mutex_unlock(&parked_lock);
 }
@@ -200,7 +200,6 @@ static void unlock_parked(void)
 void pfe__threads_init(void)
 {
 	self_key_made = pthread_key_create(&self_key, thread_ends) == 0;
-	pthread_atfork(lock_parked, unlock_parked, unlock_parked);
 }
 
 /* A block for this thread: a free one, else a new one (kept for good
@@ -646,7 +645,7 @@ static void park(const void *ctx)
 	if (!pfe__nexits)
 		return;
 	p = malloc(sizeof *p + pfe__nexits * sizeof *p->copy);
-	lock_parked();
+	pfe__parked_lock();
 	room = p && index_room(&by_ctx, 1) && index_room(&by_cfa, pfe__nexits);
 	if (room) {
 		p->ctx = ctx;
@@ -660,7 +659,7 @@ static void park(const void *ctx)
 		filter_frames(p, 1);
 		pfe__parked++;
 	}
-	unlock_parked();
+	pfe__parked_unlock();
 	if (!room) {
 		free(p);
 		leave_frames_from(0);
@@ -717,14 +716,14 @@ static struct parked *take_parked(const void *ctx, uintptr_t cfa, bool sled)
 
 	if (!ctx)
 		PFE_COUNT(parked_searches, 1);
-	lock_parked();
+	pfe__parked_lock();
 	if (ctx)
 		p = index_find(&by_ctx, (uintptr_t)ctx);
 	else if (!parked_exit_at(cfa, sled, &p))
 		p = NULL;
 	if (p)
 		unpark(p);
-	unlock_parked();
+	pfe__parked_unlock();
 	return p;
 }
 
@@ -870,11 +869,11 @@ static bool parked_tail_call(uintptr_t cfa)
 	struct pending_exit *e;
 	struct parked *p;
 
-	lock_parked();
+	pfe__parked_lock();
 	e = parked_exit_at(cfa, true, &p);
 	if (e)
 		e->sled = false;
-	unlock_parked();
+	pfe__parked_unlock();
 	return e != NULL;
 }
 

@@ -317,6 +317,8 @@ static inline void pfe__pool_give_back(struct pfe_pooled *b)
  * the blocks of the threads a fork left behind, free in the child. */
 HIDDEN void pfe__threads_init(void);
 HIDDEN void pfe__threads_forked(void);
+HIDDEN void pfe__parked_lock(void);
+HIDDEN void pfe__parked_unlock(void);
 /* pfe_synchronize: flip the read sections' epoch and wait until none of
  * the old one is left, at most TIMEOUT_MS: 0, PFE_EBUSY or PFE_ESYNC. */
 HIDDEN int pfe__drain(unsigned timeout_ms);
@@ -330,6 +332,12 @@ HIDDEN void pfe__section_close_left(uintptr_t here);
  * pfe__section_close_left: this thread would wait for a section it left
  * in vain. */
 HIDDEN int pfe__quiesce(uintptr_t here);
+/* api.c: libpfe's fork handlers (pthread_atfork's prepare, parent,
+ * child), for a fork that runs no atfork handler: libpfe-trace.so's
+ * clone() without CLONE_VM. */
+HIDDEN void pfe__fork_prepare(void);
+HIDDEN void pfe__fork_parent(void);
+HIDDEN void pfe__fork_child(void);
 /* A forced unwind (thread cancellation: glibc's own unwinder, which
  * unwind.c's wrappers do not see) left the frame whose CFA is CFA and
  * which returns to pfe__tramp_return, and those it called: call their

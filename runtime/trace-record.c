@@ -314,6 +314,12 @@ static size_t buf_size(void)
 /* The spool files this process made: <record file>.buf<k>, k below. */
 static _Atomic unsigned spools;
 
+/* A spool file's path is held in an array of SPOOL_PATH_SIZE, the
+ * record file's path and the suffix (a VLA, not PATH_MAX more: new_spool
+ * runs at a thread's first recorded call, on whatever stack it has, a
+ * clone()'s child's 8 KiB, a signal's). */
+#define SPOOL_PATH_SIZE (strlen(cfg.path) + sizeof PFE_TRACE_SPOOL_SUFFIX + sizeof "4294967295")
+
 static void spool_path(char *path, size_t size, unsigned k)
 {
 	snprintf(path, size, "%s%s%u", cfg.path, PFE_TRACE_SPOOL_SUFFIX, k);
@@ -324,11 +330,11 @@ static void spool_path(char *path, size_t size, unsigned k)
  * into a hole the disk has no room for would be a SIGBUS. */
 static int new_spool(size_t size)
 {
-	char path[PATH_MAX + 16];
 	int fd, err;
 
 	if (!cfg.path[0])
 		return -1;
+	char path[SPOOL_PATH_SIZE];
 	spool_path(path, sizeof path, atomic_fetch_add(&spools, 1));
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	err = fd < 0 ? errno : !trace_size_allows(0, size) ? EFBIG : posix_fallocate(fd, 0, (off_t)size);
@@ -833,7 +839,7 @@ static void flush_used_bufs(void)
  * Called where no handler writes any more: recording frozen. */
 static void remove_spools(void)
 {
-	char path[PATH_MAX + 16];
+	char path[SPOOL_PATH_SIZE];
 
 	for (unsigned k = 0, n = atomic_load(&spools); k < n; k++) {
 		spool_path(path, sizeof path, k);
@@ -898,7 +904,10 @@ enum record_mode record_start(void)
 void record_forked(uint32_t ids)
 {
 	struct pfe_pooled *theirs = atomic_load(&all_bufs);
-	char parent[PATH_MAX], *slash;
+	/* Not on the stack: a clone()'s child may have a small one (trace.c),
+	 * and has one thread. */
+	static char parent[PATH_MAX];
+	char *slash;
 
 	/* The parent writes what the buffers held; the other threads are gone
 	 * (and may have held the lock, or frozen recording for an exec). */

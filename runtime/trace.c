@@ -23,8 +23,9 @@
  * $ORIGIN).
  * With PFE_TRACE_RECORD set (`pfe-trace record`), the same functions get
  * trace-record.c's handlers instead, which record every call; this file
- * still finds them, follows dlopen and fork, catches the signals that end
- * the process, and stops them at exit.
+ * still finds them, follows dlopen and fork (and clone() without
+ * CLONE_VM, a fork no atfork handler sees: interposed), catches the
+ * signals that end the process, and stops them at exit.
  * Debugging: PFE_DEBUG=list shows what libpfe found; "pfe-trace: N
  * functions" on stderr at load (and after each dlopen) says how many are
  * traced; PFE_DEBUG=table-stall=MS sleeps MS ms after each write of the
@@ -39,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -236,18 +238,20 @@ static pid_t table_pid, forked_from;
  * exec kept (0: not run by it); a child it starts has a pid of its own. */
 static pid_t command_pid;
 
-static int open_output(void)
+/* O, empty, writing to the table's file (PFE_TRACE_OUTPUT, else
+ * stderr; stderr, said so, when it cannot be opened). */
+static void open_output(struct out *o)
 {
 	int fd = output_path ? open(output_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666) : 2;
-	struct out o = { .fd = 2 };
 
+	*o = (struct out){ .fd = fd >= 0 ? fd : 2 };
 	if (fd >= 0)
-		return fd;
-	out_str(&o, "pfe-trace: trace_report: cannot write ");
-	out_str(&o, output_path);
-	out_str(&o, "\n");
-	out_flush(&o);
-	return 2;
+		return;
+	out_str(o, "pfe-trace: trace_report: cannot write ");
+	out_str(o, output_path);
+	out_str(o, "\n");
+	out_flush(o);
+	*o = (struct out){ .fd = 2 };
 }
 
 /* The processes of a program (a fork's children exiting at once) write
@@ -287,44 +291,43 @@ static size_t take_rows(struct row *r, size_t n)
 	return m;
 }
 
-/* The M rows R (sorted), with their header; of a process where no
- * function was found (FOUND false: built without the option or pfe, a
- * program pfe-trace cannot trace), a line that says so instead of an
- * empty table. */
-static void print_rows(const struct row *r, size_t m, bool found)
+/* The M rows R (sorted), with their header, through O; of a process
+ * where no function was found (FOUND false: built without the option or
+ * pfe, a program pfe-trace cannot trace), a line that says so instead of
+ * an empty table. */
+static void print_rows(const struct row *r, size_t m, bool found, struct out *o)
 {
-	struct out o = { .fd = open_output() };
-
-	if (o.fd != 2)
-		lock_output(o.fd);
+	open_output(o);
+	if (o->fd != 2)
+		lock_output(o->fd);
 	if (forked_from) {
-		out_str(&o, "pfe-trace: pid ");
-		out_number(&o, (uint64_t)table_pid, 0, 0);
-		out_str(&o, ", forked from ");
-		out_number(&o, (uint64_t)forked_from, 0, 0);
-		out_str(&o, ": its calls since\n");
+		out_str(o, "pfe-trace: pid ");
+		out_number(o, (uint64_t)table_pid, 0, 0);
+		out_str(o, ", forked from ");
+		out_number(o, (uint64_t)forked_from, 0, 0);
+		out_str(o, ": its calls since\n");
 	}
 	if (!found) {
-		out_str(&o, "pfe-trace: no patchable function in ");
-		out_str(&o, program_invocation_name);
-		out_str(&o, " or what it loaded: nothing traced (build it with -fpatchable-function-entry=N or pfe)\n");
+		out_str(o, "pfe-trace: no patchable function in ");
+		out_str(o, program_invocation_name);
+		out_str(o, " or what it loaded: nothing traced (build it with -fpatchable-function-entry=N or pfe)\n");
 	} else {
-		out_str(&o, "pfe-trace:        calls       total ms  function\n");
+		out_str(o, "pfe-trace:        calls       total ms  function\n");
 	}
 	for (size_t i = 0; i < m; i++) {
 		const char *name = trace_func_name(r[i].k);
 
-		out_str(&o, "pfe-trace: ");
-		out_number(&o, r[i].calls, 12, 0);
-		out_str(&o, " ");
-		out_number(&o, (r[i].ns + 500) / 1000, 14, 3);	/* ms, rounded to the microsecond */
-		out_str(&o, "  ");
-		out_str(&o, name ? name : "?");
-		out_str(&o, "\n");
+		out_str(o, "pfe-trace: ");
+		out_number(o, r[i].calls, 12, 0);
+		out_str(o, " ");
+		out_number(o, (r[i].ns + 500) / 1000, 14, 3);	/* ms, rounded to the microsecond */
+		out_str(o, "  ");
+		out_str(o, name ? name : "?");
+		out_str(o, "\n");
 	}
-	out_flush(&o);
-	if (o.fd != 2)
-		close(o.fd);
+	out_flush(o);
+	if (o->fd != 2)
+		close(o->fd);
 }
 
 /* Whether a table of M rows of the N functions found is printed: not
@@ -347,7 +350,10 @@ static atomic_int table_state;
  * about to exec) prints none. */
 static void write_table(void)
 {
-	size_t n = atomic_load(&ncounters), m, len = (n + 1) * sizeof(struct row);
+	/* The rows, and the output's buffer after them: not on the stack,
+	 * which may be a clone()'s small one, or a signal's. */
+	size_t n = atomic_load(&ncounters), m, rows_len = (n + 1) * sizeof(struct row);
+	size_t len = rows_len + sizeof(struct out);
 	struct row *r;
 	int expect = 0;
 
@@ -361,7 +367,7 @@ static void write_table(void)
 		m = take_rows(r, n);
 		sort_rows(r, m);
 		if (table_wanted(n, m))
-			print_rows(r, m, n != 0);
+			print_rows(r, m, n != 0, (struct out *)(void *)((char *)r + rows_len));
 		munmap(r, len);
 	}
 	atomic_store(&table_state, 2);
@@ -520,10 +526,11 @@ static void trace_new_functions(void)
  * load (trace_start): an exec in a child after fork must not call dlsym,
  * whose lock another thread may have held at the fork. */
 enum {
-	REAL_DLOPEN, REAL_EXECVE, REAL_EXECVPE, REAL_EXECV, REAL_EXECVP, REAL_FEXECVE, REAL__EXIT, REAL__EXIT2, NREALS
+	REAL_DLOPEN, REAL_EXECVE, REAL_EXECVPE, REAL_EXECV, REAL_EXECVP, REAL_FEXECVE, REAL__EXIT, REAL__EXIT2,
+	REAL_CLONE, NREALS
 };
 static const char *const real_names[NREALS] = {
-	"dlopen", "execve", "execvpe", "execv", "execvp", "fexecve", "_exit", "_Exit",
+	"dlopen", "execve", "execvpe", "execv", "execvp", "fexecve", "_exit", "_Exit", "clone",
 };
 static void *_Atomic reals[NREALS];
 
@@ -738,12 +745,17 @@ static void catch_fatal_signals(void)
 /* _exit, _Exit: every thread's records written (the others' while they
  * may run: their last record torn at most), or the table; then the real
  * one I (the system call if there is none). */
+static void image_ends(void)
+{
+	if (mode == RECORD_YES)
+		record_all_now();
+	table_of_image();
+}
+
 #define REAL_EXIT(i, status) \
 	do { \
 		void (*fn)(int) = (void (*)(int))real_fn(i); \
-		if (mode == RECORD_YES) \
-			record_all_now(); \
-		table_of_image(); \
+		image_ends(); \
 		if (fn) \
 			fn(status); \
 		for (;;) \
@@ -784,6 +796,67 @@ static void child_after_fork(void)
 		table_pid = getpid();
 	}
 	pthread_mutex_unlock(&blocks_lock);
+}
+
+/* clone() without CLONE_VM is a fork that runs no pthread_atfork
+ * handler (googletest's death tests make their children so): its child
+ * recorded into its parent's buffers (mappings both share) and found
+ * libpfe's lock as another thread held it.  The fork handlers run
+ * around it as around a fork, the child's before its function (on the
+ * stack it was given, which may be small: googletest's is 8 KiB), and
+ * when that function returns the process ends as by _exit (glibc's
+ * clone then makes the exit system call).  With CLONE_VM the child is a
+ * thread, or vfork's kind of child, which shares the memory: as it was.
+ * A fork by the system call itself is out of reach. */
+struct clone_start {
+	int (*fn)(void *);
+	void *arg;
+};
+
+static int cloned_child(void *p)
+{
+	/* In this process's copy of the parent's stack. */
+	const struct clone_start *start = p;
+	int status;
+
+	pfe__fork_child();
+	child_after_fork();
+	status = start->fn(start->arg);
+	image_ends();
+	return status;
+}
+
+int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
+{
+	typedef int (*clone_type)(int (*)(void *), void *, int, void *, ...);
+	clone_type real = (clone_type)real_fn(REAL_CLONE);
+	struct clone_start start = { fn, arg };
+	va_list ap;
+	pid_t *parent_tid, *child_tid;
+	void *tls;
+	int ret, err;
+
+	/* As glibc's clone reads them: what FLAGS does not ask for is not
+	 * used. */
+	va_start(ap, arg);
+	parent_tid = va_arg(ap, pid_t *);
+	tls = va_arg(ap, void *);
+	child_tid = va_arg(ap, pid_t *);
+	va_end(ap);
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if ((flags & CLONE_VM) || mode == RECORD_FAILED)
+		return real(fn, stack, flags, arg, parent_tid, tls, child_tid);
+	lock_blocks();
+	pfe__fork_prepare();
+	ret = real(cloned_child, stack, flags, &start, parent_tid, tls, child_tid);
+	err = errno;
+	pfe__fork_parent();
+	unlock_blocks();
+	errno = err;
+	return ret;
 }
 
 /* A program linked with libpfe.so uses this library's copy (the loader

@@ -17,16 +17,24 @@
  *                  libpfe's stack of exits, N more than it holds)
  *   forked         spawn forks and calls after_fork in both processes,
  *                  which return from it; the child calls after_fork again
+ *   cloned         clone_wait clones (clone() without CLONE_VM, on an
+ *                  8 KiB stack above a guard page, as googletest's death
+ *                  tests do) a child whose function calls in_clone 3
+ *                  times and returns, and waits for it
  * It defines its own getenv, as bash does: a traced function libpfe must
  * never call (a fork's child recorded its calls of it first, at depth 1).
  * Prints "ok".  Debugging: pfe-trace record ./rec-prog.exe; pfe-trace
  * replay. */
+#define _GNU_SOURCE	/* clone */
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -256,6 +264,33 @@ static int forked(void)
 	return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+__attribute__((noinline)) int in_clone(int x) { return x + 1; }
+
+__attribute__((noinline)) static int clone_main(void *arg)
+{
+	int n = 0;
+
+	for (int i = 0; i < 3; i++)
+		n = in_clone(n);
+	return n == 3 ? *(int *)arg : 1;
+}
+
+__attribute__((noinline)) int clone_wait(void)
+{
+	enum { PAGE = 4096, STACK = 2 * PAGE };
+	char *map = mmap(NULL, PAGE + STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int zero = 0, status = 0;
+	pid_t pid;
+
+	if (map == MAP_FAILED || mprotect(map, PAGE, PROT_NONE) != 0)
+		return 0;
+	pid = clone(clone_main, map + PAGE + STACK, SIGCHLD, &zero);
+	if (pid > 0 && waitpid(pid, &status, 0) != pid)
+		status = -1;
+	munmap(map, PAGE + STACK);
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 static int child(void)
 {
 	int status;
@@ -282,6 +317,8 @@ int main(int argc, char **argv)
 		ok = siblings();
 	else if (argc > 1 && strcmp(argv[1], "forked") == 0)
 		ok = forked();
+	else if (argc > 1 && strcmp(argv[1], "cloned") == 0)
+		ok = clone_wait();
 	else if (argc > 2 && strcmp(argv[1], "deep") == 0)
 		/* From main: no other exit pending (trace.exp counts on it). */
 		ok = down(n) == (unsigned long)n * (n + 1) / 2;
