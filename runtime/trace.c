@@ -849,6 +849,8 @@ int clone(int (*fn)(void *), void *stack, int flags, void *arg, ...)
 	}
 	if ((flags & CLONE_VM) || mode == RECORD_FAILED)
 		return real(fn, stack, flags, arg, parent_tid, tls, child_tid);
+	/* In pthread_atfork's order: prepare handlers the last registered
+	 * first (ours after pfe_init's), the others the first first. */
 	lock_blocks();
 	pfe__fork_prepare();
 	ret = real(cloned_child, stack, flags, &start, parent_tid, tls, child_tid);
